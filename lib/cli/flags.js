@@ -1,0 +1,193 @@
+import { parseArgs } from 'node:util'
+import { usageError } from '../errors.js'
+
+/**
+ * Every command declares its flags once, as data; parsing, checking and the
+ * `--help` text all come from that declaration.
+ *
+ * @typedef {'boolean' | 'string' | 'integer' | 'number' | 'duration'} FlagType
+ *
+ * @typedef {object} Flag
+ * @property {string} name long name, used as `--name`
+ * @property {string} [short] one letter, used as `-x`
+ * @property {FlagType} type `duration` takes seconds: `10`, `10s`, `500ms`, `2m`
+ * @property {string} description
+ * @property {string | number | boolean} [default]
+ * @property {string} [placeholder] shown in help: `-c, --connections <n>`
+ * @property {boolean} [multiple] may be repeated; the value is an array
+ * @property {number} [min] smallest accepted number
+ */
+
+/**
+ * @typedef {object} Command
+ * @property {string} name
+ * @property {string} usage e.g. `dyno load [flags] <url>`
+ * @property {string} summary one line for `dyno --help`
+ * @property {string} [details] paragraphs after the usage line
+ * @property {Flag[]} flags
+ * @property {string[]} [examples]
+ */
+
+const HELP = /** @type {Flag} */ ({ name: 'help', short: 'h', type: 'boolean', description: 'show this help' })
+
+/**
+ * @param {Command} command
+ * @param {string[]} argv the arguments after the command name
+ * @returns {{ values: Record<string, any>, positionals: string[], given: Set<string>, help: boolean }}
+ */
+export function parseFlags (command, argv) {
+  const flags = [...command.flags, HELP]
+  /** @type {NonNullable<Parameters<typeof parseArgs>[0]>['options']} */
+  const config = /** @type {Record<string, any>} */ ({})
+  for (const flag of flags) {
+    config[flag.name] = {
+      type: flag.type === 'boolean' ? 'boolean' : 'string',
+      ...(flag.short ? { short: flag.short } : {}),
+      ...(flag.multiple ? { multiple: true } : {})
+    }
+  }
+  /** @type {Record<string, boolean>} */
+  const negated = {}
+  const args = argv.filter((arg) => {
+    const m = /^--no-(.+)$/.exec(arg)
+    const flag = m && flags.find((f) => f.name === m[1] && f.type === 'boolean')
+    if (flag) negated[flag.name] = true
+    return !flag
+  })
+  let parsed
+  try {
+    parsed = parseArgs({ args, options: config, allowPositionals: true, strict: true })
+  } catch (err) {
+    throw usageError('DYNO_BAD_FLAG', `${describeParseError(/** @type {NodeJS.ErrnoException} */ (err), flags)}; see dyno ${command.name} --help`)
+  }
+  /** @type {Record<string, any>} */
+  const values = {}
+  const given = new Set(Object.keys(negated))
+  for (const flag of flags) {
+    const raw = /** @type {Record<string, any>} */ (parsed.values)[flag.name]
+    if (raw !== undefined) given.add(flag.name)
+    if (negated[flag.name]) {
+      values[flag.name] = false
+    } else if (raw === undefined) {
+      values[flag.name] = flag.multiple ? [] : flag.default
+    } else if (flag.multiple) {
+      values[flag.name] = raw.map((/** @type {string} */ v) => convert(flag, v))
+    } else {
+      values[flag.name] = convert(flag, raw)
+    }
+  }
+  return { values, positionals: parsed.positionals, given, help: values.help === true }
+}
+
+/**
+ * @param {NodeJS.ErrnoException} err
+ * @param {Flag[]} flags
+ */
+function describeParseError (err, flags) {
+  const option = /'([^']+)'/.exec(err.message)?.[1] ?? ''
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const name = option.replace(/^-+/, '').split('=')[0]
+      const close = flags.find((f) => editDistance(f.name, name) <= 2)
+      return `unknown flag ${option}${close ? ` (did you mean --${close.name}?)` : ''}`
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const name = /--([a-z-]+)/.exec(err.message)?.[1]
+      const flag = flags.find((f) => f.name === name)
+      if (flag && flag.type === 'boolean') return `--${flag.name} takes no value`
+      return `--${name} needs a value${flag?.placeholder ? ` (${flag.placeholder})` : ''}`
+    }
+    default:
+      return err.message.split('\n')[0]
+  }
+}
+
+/**
+ * Levenshtein distance, for "did you mean" on a mistyped flag.
+ * @param {string} a @param {string} b
+ */
+function editDistance (a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]
+}
+
+/**
+ * @param {Flag} flag
+ * @param {string | boolean} raw
+ */
+function convert (flag, raw) {
+  if (flag.type === 'boolean' || flag.type === 'string') return raw
+  const text = String(raw).trim()
+  let value
+  if (flag.type === 'duration') {
+    value = parseDuration(text)
+  } else if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) {
+    value = Number(text)
+  } else {
+    value = NaN
+  }
+  const label = `${flag.short ? `-${flag.short}/` : ''}--${flag.name}`
+  if (!Number.isFinite(value)) {
+    const expected = flag.type === 'duration' ? 'a duration like 10, 10s, 500ms or 2m' : flag.type === 'integer' ? 'a whole number' : 'a number'
+    throw usageError('DYNO_BAD_FLAG', `${label} takes ${expected}, not "${text}"`)
+  }
+  if (flag.type === 'integer' && !Number.isInteger(value)) {
+    throw usageError('DYNO_BAD_FLAG', `${label} takes a whole number, not "${text}"`)
+  }
+  const min = flag.min ?? (flag.type === 'integer' ? 0 : Number.MIN_VALUE)
+  if (value < min) {
+    throw usageError('DYNO_BAD_FLAG', `${label} must be ${min === Number.MIN_VALUE ? 'above 0' : `at least ${min}`}, not ${text}`)
+  }
+  return value
+}
+
+/**
+ * Seconds from `10`, `10s`, `1.5s`, `500ms`, `2m`, `1h`.
+ * @param {string} text
+ */
+export function parseDuration (text) {
+  const m = /^(\d+\.?\d*|\.\d+)\s*(ms|s|m|h)?$/.exec(text)
+  if (!m) return NaN
+  const n = Number(m[1])
+  switch (m[2]) {
+    case 'ms': return n / 1000
+    case 'm': return n * 60
+    case 'h': return n * 3600
+    default: return n
+  }
+}
+
+/**
+ * The text of `dyno <command> --help`.
+ * @param {Command} command
+ */
+export function helpText (command) {
+  const flags = [...command.flags, HELP]
+  const left = flags.map((flag) => {
+    const names = `${flag.short ? `-${flag.short}, ` : '    '}--${flag.name}`
+    return flag.type === 'boolean' ? names : `${names} <${flag.placeholder ?? flag.type}>`
+  })
+  const width = Math.max(...left.map((s) => s.length)) + 2
+  const lines = [`Usage: ${command.usage}`, '', command.summary]
+  if (command.details) lines.push('', command.details)
+  lines.push('', 'Flags:')
+  flags.forEach((flag, i) => {
+    let text = flag.description
+    if (flag.default !== undefined && flag.default !== false) text += ` (default: ${flag.default})`
+    if (flag.type === 'boolean' && flag.default === true) text += ` (default: on; --no-${flag.name} turns it off)`
+    if (flag.multiple) text += ' (repeatable)'
+    lines.push(`  ${left[i].padEnd(width)}${text}`)
+  })
+  if (command.examples?.length) {
+    lines.push('', 'Examples:')
+    for (const example of command.examples) lines.push(`  ${example}`)
+  }
+  return lines.join('\n') + '\n'
+}

@@ -1,0 +1,38 @@
+/**
+ * Every error dyno raises on purpose carries a stable `DYNO_*` code and an
+ * exit code: 2 when the user asked for something that cannot work (a bad
+ * flag, URL or file), 1 when the target failed (nothing listening, crashed,
+ * never answered). The CLI prints `message` alone, never a stack trace.
+ */
+export class DynoError extends Error {
+  /**
+   * @param {string} code stable identifier, `DYNO_*`
+   * @param {string} message one line that says what is wrong and how to fix it
+   * @param {{ exitCode?: 1 | 2, cause?: unknown }} [options]
+   */
+  constructor (code, message, options = {}) {
+    super(message, { cause: options.cause })
+    this.name = 'DynoError'
+    this.code = code
+    this.exitCode = options.exitCode ?? 2
+  }
+}
+
+/**
+ * A mistake in what the user asked for: exit code 2.
+ * @param {string} code
+ * @param {string} message
+ */
+export function usageError (code, message) {
+  return new DynoError(code, message, { exitCode: 2 })
+}
+
+/**
+ * The target failed: exit code 1.
+ * @param {string} code
+ * @param {string} message
+ * @param {unknown} [cause]
+ */
+export function targetError (code, message, cause) {
+  return new DynoError(code, message, { exitCode: 1, cause })
+}

@@ -1,0 +1,73 @@
+import hdr from 'hdr-histogram-js'
+
+/**
+ * Latencies are recorded in microseconds into an HdrHistogram (3 significant
+ * digits, 1 µs to 1 hour). The hot path records into a plain typed array laid
+ * out like HdrHistogram's buckets, because hdr-histogram-js's JavaScript
+ * `recordValue` costs ~150 ns, a visible share of a request at 100k req/s.
+ * Everything else (percentiles, merging, the compact base64 encoding that
+ * other HdrHistogram tools read) is hdr-histogram-js's.
+ */
+
+const SUB_BUCKET_HALF_COUNT_MAGNITUDE = 10 // 3 significant digits: 2048 sub-buckets
+const SUB_BUCKET_HALF_COUNT = 1 << SUB_BUCKET_HALF_COUNT_MAGNITUDE
+const SUB_BUCKET_MASK = (SUB_BUCKET_HALF_COUNT << 1) - 1
+const HIGHEST_US = 3_600_000_000
+const BUCKET_COUNT = 22 // 2048 * 2^21 > HIGHEST_US
+const COUNTS_LENGTH = (BUCKET_COUNT + 1) * SUB_BUCKET_HALF_COUNT
+
+/** @returns {import('hdr-histogram-js').Histogram} */
+export function createHistogram () {
+  return hdr.build({
+    bitBucketSize: 64,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_US,
+    numberOfSignificantValueDigits: 3
+  })
+}
+
+export class LatencyRecorder {
+  constructor () {
+    this.counts = new Float64Array(COUNTS_LENGTH)
+    this.total = 0
+    /** Exact, where the buckets keep three significant digits. */
+    this.max = 0
+  }
+
+  /** @param {number} us latency in microseconds */
+  record (us) {
+    const v = us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us)
+    if (v > this.max) this.max = v
+    const bucket = (32 - Math.clz32(v | SUB_BUCKET_MASK)) - (SUB_BUCKET_HALF_COUNT_MAGNITUDE + 1)
+    const sub = v >>> bucket
+    this.counts[((bucket + 1) << SUB_BUCKET_HALF_COUNT_MAGNITUDE) + (sub - SUB_BUCKET_HALF_COUNT)]++
+    this.total++
+  }
+
+  /** @returns {import('hdr-histogram-js').Histogram} */
+  toHistogram () {
+    const histogram = createHistogram()
+    const counts = this.counts
+    for (let i = 0; i < COUNTS_LENGTH; i++) {
+      if (counts[i] === 0) continue
+      let bucket = (i >> SUB_BUCKET_HALF_COUNT_MAGNITUDE) - 1
+      let sub = (i & (SUB_BUCKET_HALF_COUNT - 1)) + SUB_BUCKET_HALF_COUNT
+      if (bucket < 0) {
+        sub -= SUB_BUCKET_HALF_COUNT
+        bucket = 0
+      }
+      histogram.recordValueWithCount(sub * 2 ** bucket, counts[i])
+    }
+    return histogram
+  }
+}
+
+/** @param {import('hdr-histogram-js').Histogram} histogram */
+export function encodeHistogram (histogram) {
+  return hdr.encodeIntoCompressedBase64(histogram)
+}
+
+/** @param {string} encoded */
+export function decodeHistogram (encoded) {
+  return hdr.decodeFromCompressedBase64(encoded, 64)
+}

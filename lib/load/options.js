@@ -1,0 +1,170 @@
+import { usageError } from '../errors.js'
+
+/**
+ * @typedef {import('./request.js').RequestSpec} RequestSpec
+ */
+
+/**
+ * @typedef {object} LoadOptions
+ * @property {string} url `http://` or `https://`, to 127.0.0.0/8, ::1 or any host you may load
+ * @property {number} [connections] concurrent connections (10)
+ * @property {number} [pipelining] requests in flight per connection (1)
+ * @property {number} [duration] seconds (10; no limit when only `amount` is given)
+ * @property {number} [amount] stop after exactly this many requests
+ * @property {number} [timeout] seconds a request may wait for its response (10)
+ * @property {number} [workers] worker threads sharing the connections (0: this thread)
+ * @property {number} [rate] open model: requests per second in total
+ * @property {number} [maxConnections] open model: most connections to open when the server falls behind (1000)
+ * @property {string} [method] (GET)
+ * @property {Record<string, string>} [headers]
+ * @property {string | Buffer} [body]
+ * @property {RequestSpec[]} [requests] a sequence each connection sends in turn
+ * @property {string} [requestsFile] a module or JSON file exporting the sequence (what workers load)
+ * @property {boolean} [insecure] skip TLS certificate verification
+ * @property {string | Buffer} [ca] extra certificate authority to trust, PEM
+ * @property {AbortSignal} [signal] stops the run; the result holds what was measured
+ * @property {(progress: LoadProgress) => void} [onProgress] called once a second
+ */
+
+/**
+ * @typedef {object} LoadProgress
+ * @property {number} elapsed seconds since the start
+ * @property {number} duration seconds planned (Infinity with `amount` alone)
+ * @property {number} responses so far
+ * @property {number} errors so far
+ * @property {number} amount requested total, or Infinity
+ * @property {number} lastSecond responses in the last second
+ */
+
+/**
+ * Options after defaults and checks.
+ * @typedef {object} ResolvedOptions
+ * @property {URL} url
+ * @property {{ tls: boolean, hostname: string, port: number, host: string, servername?: string, insecure: boolean, ca?: string | Buffer }} target
+ * @property {number} connections
+ * @property {number} pipelining
+ * @property {number} durationMs
+ * @property {number} amount
+ * @property {number} timeoutMs
+ * @property {number} workers
+ * @property {number} rate
+ * @property {number} maxConnections
+ * @property {string} method
+ * @property {Record<string, string>} headers
+ * @property {string | Buffer | undefined} body
+ * @property {RequestSpec[]} requests
+ * @property {string | undefined} requestsFile
+ */
+
+/**
+ * @param {LoadOptions} options
+ * @returns {ResolvedOptions}
+ */
+export function resolveOptions (options) {
+  const url = parseTargetUrl(options.url)
+  const connections = positiveInteger(options.connections ?? 10, 'connections')
+  const pipelining = positiveInteger(options.pipelining ?? 1, 'pipelining')
+  const amount = options.amount === undefined ? Infinity : positiveInteger(options.amount, 'amount')
+  const durationGiven = options.duration !== undefined
+  const duration = positiveNumber(options.duration ?? 10, 'duration')
+  const timeout = positiveNumber(options.timeout ?? 10, 'timeout')
+  const workers = options.workers === undefined ? 0 : nonNegativeInteger(options.workers, 'workers')
+  const rate = options.rate === undefined ? 0 : positiveNumber(options.rate, 'rate')
+  const maxConnections = positiveInteger(options.maxConnections ?? Math.max(1000, connections), 'maxConnections')
+  if (maxConnections < connections) {
+    throw usageError('DYNO_BAD_OPTION', `max connections (${maxConnections}) is below connections (${connections}); raise --max-connections`)
+  }
+  if (workers > connections) {
+    throw usageError('DYNO_BAD_OPTION', `${workers} workers need at least as many connections; raise -c to ${workers} or more`)
+  }
+  const method = (options.method ?? 'GET').toUpperCase()
+  if (!/^[A-Z]+$/.test(method)) throw usageError('DYNO_BAD_OPTION', `"${options.method}" is not an HTTP method`)
+  const headers = { ...options.headers }
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw usageError('DYNO_BAD_HEADER', `"${name}" is not a valid header name`)
+    if (/[\r\n]/.test(String(value))) throw usageError('DYNO_BAD_HEADER', `the value of header "${name}" contains a line break`)
+  }
+  const requests = options.requests ?? [{}]
+  if (!Array.isArray(requests) || requests.length === 0) {
+    throw usageError('DYNO_BAD_REQUESTS', 'requests must be a non-empty array of request descriptions')
+  }
+  if (workers > 0 && options.requests && !options.requestsFile && requests.some(hasHooks)) {
+    throw usageError('DYNO_BAD_REQUESTS', 'requests with hooks cannot move to worker threads; pass them as requestsFile instead')
+  }
+  const tls = url.protocol === 'https:'
+  const port = Number(url.port) || (tls ? 443 : 80)
+  const hostname = url.hostname.replace(/^\[|\]$/g, '')
+  return {
+    url,
+    target: {
+      tls,
+      hostname,
+      port,
+      host: url.host,
+      servername: tls && !/^[\d.]+$|:/.test(hostname) ? hostname : undefined,
+      insecure: options.insecure === true,
+      ca: options.ca
+    },
+    connections,
+    pipelining,
+    // `amount` alone means "exactly N requests, however long it takes".
+    durationMs: options.amount !== undefined && !durationGiven ? Infinity : duration * 1000,
+    amount,
+    timeoutMs: timeout * 1000,
+    workers,
+    rate,
+    maxConnections,
+    method,
+    headers,
+    body: options.body,
+    requests,
+    requestsFile: options.requestsFile
+  }
+}
+
+/** @param {RequestSpec} spec */
+function hasHooks (spec) {
+  return typeof spec.setupRequest === 'function' || typeof spec.onResponse === 'function'
+}
+
+/** @param {string} raw */
+export function parseTargetUrl (raw) {
+  if (typeof raw !== 'string' || raw === '') {
+    throw usageError('DYNO_BAD_URL', 'no URL given; pass one like http://127.0.0.1:3000/')
+  }
+  let url
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`)
+  } catch {
+    throw usageError('DYNO_BAD_URL', `"${raw}" is not a URL; pass one like http://127.0.0.1:3000/`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError('DYNO_BAD_URL', `"${raw}" uses ${url.protocol.slice(0, -1)}; dyno load speaks http:// and https://`)
+  }
+  if (url.hostname === '') throw usageError('DYNO_BAD_URL', `"${raw}" has no host`)
+  return url
+}
+
+/** @param {unknown} value @param {string} name */
+function positiveInteger (value, name) {
+  if (!Number.isInteger(value) || /** @type {number} */ (value) < 1) {
+    throw usageError('DYNO_BAD_OPTION', `${name} must be a whole number of at least 1, not ${String(value)}`)
+  }
+  return /** @type {number} */ (value)
+}
+
+/** @param {unknown} value @param {string} name */
+function nonNegativeInteger (value, name) {
+  if (!Number.isInteger(value) || /** @type {number} */ (value) < 0) {
+    throw usageError('DYNO_BAD_OPTION', `${name} must be a whole number of at least 0, not ${String(value)}`)
+  }
+  return /** @type {number} */ (value)
+}
+
+/** @param {unknown} value @param {string} name */
+function positiveNumber (value, name) {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw usageError('DYNO_BAD_OPTION', `${name} must be a number above 0, not ${String(value)}`)
+  }
+  return value
+}

@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises'
+import { extname, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { usageError } from '../errors.js'
+
+/**
+ * Reads a sequence of requests from a JSON file (an array) or a module whose
+ * default export (or `requests` export) is that array. Modules may give each
+ * request a `setupRequest(request, context)` hook that builds it per send.
+ * @param {string} file
+ * @returns {Promise<import('./request.js').RequestSpec[]>}
+ */
+export async function loadRequestsFile (file) {
+  const path = resolve(file)
+  let requests
+  if (extname(path) === '.json') {
+    let text
+    try {
+      text = await readFile(path, 'utf8')
+    } catch (err) {
+      throw usageError('DYNO_BAD_REQUESTS_FILE', `cannot read requests file ${file}: ${/** @type {Error} */ (err).message}`)
+    }
+    try {
+      requests = JSON.parse(text)
+    } catch (err) {
+      throw usageError('DYNO_BAD_REQUESTS_FILE', `requests file ${file} is not valid JSON: ${/** @type {Error} */ (err).message}`)
+    }
+  } else {
+    let mod
+    try {
+      mod = await import(pathToFileURL(path).href)
+    } catch (err) {
+      const e = /** @type {NodeJS.ErrnoException} */ (err)
+      const why = e.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(path) ? 'no such file' : e.message
+      throw usageError('DYNO_BAD_REQUESTS_FILE', `cannot load requests file ${file}: ${why}`)
+    }
+    requests = mod.requests ?? mod.default
+    if (requests && !Array.isArray(requests) && Array.isArray(requests.requests)) requests = requests.requests
+  }
+  if (!Array.isArray(requests) || requests.length === 0 || requests.some((r) => r === null || typeof r !== 'object')) {
+    throw usageError('DYNO_BAD_REQUESTS_FILE', `requests file ${file} must export a non-empty array of requests like { method, path, headers, body }`)
+  }
+  return requests
+}

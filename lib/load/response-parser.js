@@ -1,0 +1,341 @@
+/**
+ * An incremental HTTP/1.1 response parser, written for the load engine's hot
+ * path: it reads bytes in place (no copies, no strings) and keeps only what
+ * the engine needs: status, body framing and whether the server will close.
+ * Responses may arrive split at any byte, or several in one chunk.
+ *
+ * A line that spans two chunks is carried over in a small buffer; that is the
+ * only copy, and it happens only when a packet boundary falls inside a line.
+ */
+
+const LF = 10
+const CR = 13
+const SPACE = 32
+const TAB = 9
+const COLON = 58
+
+const MAX_LINE = 16 * 1024
+const MAX_HEADER_LINES = 200
+
+const STATUS_LINE = 0
+const HEADER_LINE = 1
+const BODY_LENGTH = 2
+const BODY_UNTIL_CLOSE = 3
+const CHUNK_SIZE_LINE = 4
+const CHUNK_DATA = 5
+const CHUNK_DATA_END = 6
+const TRAILER_LINE = 7
+const DONE_CLOSING = 8
+const FAILED = 9
+
+/** @typedef {'invalid-status' | 'invalid-header' | 'header-too-large' | 'invalid-chunk' | 'upgrade'} ParseErrorKind */
+
+/**
+ * What the parser tells its owner (a connection).
+ * @typedef {object} ResponseSink
+ * @property {() => boolean} expectsNoBody true when the request being answered was a HEAD
+ * @property {(status: number, bodyBytes: number, willClose: boolean, body: Buffer | null) => void} onResponse
+ * @property {(kind: ParseErrorKind) => void} onParseError
+ */
+
+/** @param {string} name */
+function lowerCodes (name) {
+  return Array.from(name, (c) => c.charCodeAt(0))
+}
+
+const CONTENT_LENGTH = lowerCodes('content-length')
+const TRANSFER_ENCODING = lowerCodes('transfer-encoding')
+const CONNECTION = lowerCodes('connection')
+const CHUNKED = lowerCodes('chunked')
+const CLOSE = lowerCodes('close')
+const KEEP_ALIVE = lowerCodes('keep-alive')
+
+/**
+ * True when `b[s..e)` equals `codes`, ignoring ASCII case.
+ * @param {Uint8Array} b @param {number} s @param {number} e @param {number[]} codes
+ */
+function equalsLower (b, s, e, codes) {
+  if (e - s !== codes.length) return false
+  for (let i = 0; i < codes.length; i++) {
+    if ((b[s + i] | 0x20) !== codes[i]) return false
+  }
+  return true
+}
+
+/**
+ * True when the token list in `b[s..e)` (comma separated) contains `codes`.
+ * @param {Uint8Array} b @param {number} s @param {number} e @param {number[]} codes
+ */
+function hasToken (b, s, e, codes) {
+  let t = s
+  for (let i = s; i <= e; i++) {
+    if (i === e || b[i] === 44 /* , */) {
+      let ts = t
+      let te = i
+      while (ts < te && (b[ts] === SPACE || b[ts] === TAB)) ts++
+      while (te > ts && (b[te - 1] === SPACE || b[te - 1] === TAB)) te--
+      if (equalsLower(b, ts, te, codes)) return true
+      t = i + 1
+    }
+  }
+  return false
+}
+
+/** True when the last token of the list in `b[s..e)` is `codes`. */
+function lastTokenIs (/** @type {Uint8Array} */ b, /** @type {number} */ s, /** @type {number} */ e, /** @type {number[]} */ codes) {
+  let t = e
+  while (t > s && b[t - 1] !== 44) t--
+  return hasToken(b, t, e, codes)
+}
+
+export class ResponseParser {
+  /**
+   * @param {ResponseSink} sink
+   * @param {boolean} [captureBody] keep each body for the sink (costs copies; off by default)
+   */
+  constructor (sink, captureBody = false) {
+    this.sink = sink
+    this.captureBody = captureBody
+    /** @type {Buffer[] | null} */
+    this.bodyParts = null
+    this.carry = Buffer.allocUnsafe(1024)
+    this.carryLength = 0
+    // Every field is set here with its final type, so V8 keeps one stable
+    // shape for the parser; startResponse() sets the same fields again.
+    this.state = STATUS_LINE
+    this.status = 0
+    this.minorVersion = 1
+    this.contentLength = -1
+    this.chunked = false
+    this.closeHeader = false
+    this.keepAliveHeader = false
+    this.headerLines = 0
+    this.remaining = 0
+    this.bodyBytes = 0
+    this.reset()
+  }
+
+  /** Ready for a fresh response on a fresh connection. */
+  reset () {
+    this.state = STATUS_LINE
+    this.carryLength = 0
+    this.startResponse()
+  }
+
+  startResponse () {
+    this.status = 0
+    this.minorVersion = 1
+    this.contentLength = -1
+    this.chunked = false
+    this.closeHeader = false
+    this.keepAliveHeader = false
+    this.headerLines = 0
+    this.remaining = 0
+    this.bodyBytes = 0
+    if (this.captureBody) this.bodyParts = []
+  }
+
+  /**
+   * The peer closed the connection. A body framed by the close completes here.
+   * @returns {boolean} true when that completed a response
+   */
+  finish () {
+    if (this.state === BODY_UNTIL_CLOSE) {
+      this.complete(true)
+      return true
+    }
+    return false
+  }
+
+  /**
+   * Parses `buf[start..end)`. Calls the sink for each response and error.
+   * @param {Buffer} buf @param {number} start @param {number} end
+   */
+  execute (buf, start, end) {
+    let i = start
+    while (i < end) {
+      const state = this.state
+      if (state === BODY_LENGTH || state === CHUNK_DATA) {
+        const n = Math.min(this.remaining, end - i)
+        if (this.bodyParts !== null) this.bodyParts.push(Buffer.from(buf.subarray(i, i + n)))
+        this.remaining -= n
+        this.bodyBytes += n
+        i += n
+        if (this.remaining === 0) {
+          if (state === BODY_LENGTH) this.complete(false)
+          else this.state = CHUNK_DATA_END
+        }
+      } else if (state === BODY_UNTIL_CLOSE) {
+        if (this.bodyParts !== null) this.bodyParts.push(Buffer.from(buf.subarray(i, end)))
+        this.bodyBytes += end - i
+        return
+      } else if (state === DONE_CLOSING || state === FAILED) {
+        return
+      } else {
+        // Every other state reads one line.
+        let lf = i
+        while (lf < end && buf[lf] !== LF) lf++
+        if (lf === end) {
+          this.keep(buf, i, end)
+          return
+        }
+        if (this.carryLength === 0) {
+          this.line(buf, i, lf > i && buf[lf - 1] === CR ? lf - 1 : lf)
+        } else {
+          this.keep(buf, i, lf)
+          const c = this.carry
+          const n = this.carryLength
+          this.carryLength = 0
+          if (this.state !== FAILED) this.line(c, 0, n > 0 && c[n - 1] === CR ? n - 1 : n)
+        }
+        i = lf + 1
+      }
+    }
+  }
+
+  /** Keeps the start of a line that continues in the next chunk. */
+  keep (/** @type {Buffer} */ buf, /** @type {number} */ s, /** @type {number} */ e) {
+    const need = this.carryLength + (e - s)
+    if (need > MAX_LINE) return this.fail('header-too-large')
+    if (need > this.carry.length) {
+      const bigger = Buffer.allocUnsafe(Math.min(MAX_LINE, need * 2))
+      this.carry.copy(bigger, 0, 0, this.carryLength)
+      this.carry = bigger
+    }
+    buf.copy(this.carry, this.carryLength, s, e)
+    this.carryLength = need
+  }
+
+  /** @param {ParseErrorKind} kind */
+  fail (kind) {
+    this.state = FAILED
+    this.carryLength = 0
+    this.sink.onParseError(kind)
+  }
+
+  /**
+   * One complete line, without its CRLF.
+   * @param {Buffer} b @param {number} s @param {number} e
+   */
+  line (b, s, e) {
+    switch (this.state) {
+      case STATUS_LINE: return this.statusLine(b, s, e)
+      case HEADER_LINE: return this.headerLine(b, s, e)
+      case CHUNK_SIZE_LINE: return this.chunkSizeLine(b, s, e)
+      case CHUNK_DATA_END:
+        if (e !== s) return this.fail('invalid-chunk')
+        this.state = CHUNK_SIZE_LINE
+        return
+      case TRAILER_LINE:
+        if (e === s) this.complete(false)
+    }
+  }
+
+  /** `HTTP/1.1 200 OK` @param {Buffer} b @param {number} s @param {number} e */
+  statusLine (b, s, e) {
+    // Tolerate stray empty lines between responses, as browsers do.
+    if (e === s) return
+    if (e - s < 12 || b[s] !== 72 || b[s + 1] !== 84 || b[s + 2] !== 84 || b[s + 3] !== 80 ||
+      b[s + 4] !== 47 || b[s + 5] !== 49 || b[s + 6] !== 46 || b[s + 8] !== SPACE) {
+      return this.fail('invalid-status')
+    }
+    const d0 = b[s + 9] - 48
+    const d1 = b[s + 10] - 48
+    const d2 = b[s + 11] - 48
+    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || (e - s > 12 && b[s + 12] !== SPACE)) {
+      return this.fail('invalid-status')
+    }
+    this.status = d0 * 100 + d1 * 10 + d2
+    this.minorVersion = b[s + 7] - 48
+    this.state = HEADER_LINE
+  }
+
+  /** `Name: value`, or the empty line that ends the headers. @param {Buffer} b @param {number} s @param {number} e */
+  headerLine (b, s, e) {
+    if (e === s) return this.headersDone()
+    if (++this.headerLines > MAX_HEADER_LINES) return this.fail('header-too-large')
+    // Only three headers matter, so look for a colon where theirs would be
+    // instead of scanning every line for it.
+    let colon
+    if (b[s + 14] === COLON) colon = s + 14
+    else if (b[s + 10] === COLON) colon = s + 10
+    else if (b[s + 17] === COLON) colon = s + 17
+    else return
+    if (colon >= e) return
+    let vs = colon + 1
+    let ve = e
+    while (vs < ve && (b[vs] === SPACE || b[vs] === TAB)) vs++
+    while (ve > vs && (b[ve - 1] === SPACE || b[ve - 1] === TAB)) ve--
+    if (equalsLower(b, s, colon, CONTENT_LENGTH)) {
+      let n = 0
+      if (vs === ve) return this.fail('invalid-header')
+      for (let i = vs; i < ve; i++) {
+        const d = b[i] - 48
+        if (d < 0 || d > 9) return this.fail('invalid-header')
+        n = n * 10 + d
+      }
+      if (this.contentLength !== -1 && this.contentLength !== n) return this.fail('invalid-header')
+      this.contentLength = n
+    } else if (equalsLower(b, s, colon, TRANSFER_ENCODING)) {
+      this.chunked = lastTokenIs(b, vs, ve, CHUNKED)
+    } else if (equalsLower(b, s, colon, CONNECTION)) {
+      if (hasToken(b, vs, ve, CLOSE)) this.closeHeader = true
+      if (hasToken(b, vs, ve, KEEP_ALIVE)) this.keepAliveHeader = true
+    }
+  }
+
+  headersDone () {
+    const status = this.status
+    if (status < 200) {
+      if (status === 101) return this.fail('upgrade')
+      // 100 Continue, 103 Early Hints: the real response follows.
+      this.startResponse()
+      this.state = STATUS_LINE
+      return
+    }
+    if (status === 204 || status === 304 || this.sink.expectsNoBody()) return this.complete(false)
+    if (this.chunked) {
+      this.state = CHUNK_SIZE_LINE
+    } else if (this.contentLength > 0) {
+      this.remaining = this.contentLength
+      this.state = BODY_LENGTH
+    } else if (this.contentLength === 0) {
+      this.complete(false)
+    } else {
+      this.state = BODY_UNTIL_CLOSE
+    }
+  }
+
+  /** `1a2b;ext=1` @param {Buffer} b @param {number} s @param {number} e */
+  chunkSizeLine (b, s, e) {
+    let n = 0
+    let i = s
+    for (; i < e; i++) {
+      const c = b[i] | 0x20
+      let d
+      if (c >= 48 && c <= 57) d = c - 48
+      else if (c >= 97 && c <= 102) d = c - 87
+      else break
+      n = n * 16 + d
+      if (n > Number.MAX_SAFE_INTEGER / 16) return this.fail('invalid-chunk')
+    }
+    if (i === s || (i < e && b[i] !== 59 /* ; */ && b[i] !== SPACE && b[i] !== TAB)) return this.fail('invalid-chunk')
+    if (n === 0) {
+      this.state = TRAILER_LINE
+    } else {
+      this.remaining = n
+      this.state = CHUNK_DATA
+    }
+  }
+
+  /** @param {boolean} byClose the body ended with the connection */
+  complete (byClose) {
+    const willClose = byClose || this.closeHeader || (this.minorVersion === 0 && !this.keepAliveHeader)
+    const parts = this.bodyParts
+    const status = this.status
+    const bodyBytes = this.bodyBytes
+    this.startResponse()
+    this.state = willClose ? DONE_CLOSING : STATUS_LINE
+    this.sink.onResponse(status, bodyBytes, willClose, parts === null ? null : Buffer.concat(parts))
+  }
+}

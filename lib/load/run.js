@@ -1,0 +1,108 @@
+import { Worker } from 'node:worker_threads'
+import { DynoError } from '../errors.js'
+import { engineConfig } from './config.js'
+import { LoadEngine } from './engine.js'
+import { resolveOptions } from './options.js'
+import { loadRequestsFile } from './requests-file.js'
+import { mergeRaw, summarize } from './summary.js'
+
+/** @typedef {import('./options.js').LoadOptions} LoadOptions */
+/** @typedef {import('./summary.js').LoadResult} LoadResult */
+/** @typedef {import('./engine.js').RawResult} RawResult */
+/** @typedef {import('./engine.js').EngineTick} EngineTick */
+
+/**
+ * Runs an HTTP load and resolves with its result. Stop it early with
+ * `options.signal`; the result then holds what was measured until then.
+ *
+ * @example
+ * const result = await load({ url: 'http://127.0.0.1:3000/', connections: 100, duration: 10 })
+ * console.log(result.requests.average, result.latency.percentiles['99'])
+ *
+ * @param {LoadOptions} options
+ * @returns {Promise<LoadResult>}
+ */
+export async function load (options) {
+  const resolved = resolveOptions(options)
+  if (resolved.requestsFile && !options.requests) resolved.requests = await loadRequestsFile(resolved.requestsFile)
+  const signal = options.signal
+  if (signal?.aborted) signal.throwIfAborted()
+  /** @param {EngineTick} tick */
+  const report = (tick) => options.onProgress?.({
+    elapsed: tick.elapsedMs / 1000,
+    duration: resolved.durationMs / 1000,
+    responses: tick.responses,
+    errors: tick.errors,
+    amount: resolved.amount,
+    lastSecond: tick.lastSecondResponses
+  })
+  const raw = resolved.workers > 0
+    ? await runInWorkers(resolved, report, signal)
+    : await runHere(resolved, report, signal)
+  return summarize(raw, resolved, { interrupted: signal?.aborted ?? false })
+}
+
+/**
+ * @param {import('./options.js').ResolvedOptions} options
+ * @param {(tick: EngineTick) => void} report
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<RawResult>}
+ */
+async function runHere (options, report, signal) {
+  const engine = new LoadEngine({ ...engineConfig(options, options.requests, 0, 1), onTick: report })
+  const stop = () => engine.stop()
+  signal?.addEventListener('abort', stop, { once: true })
+  try {
+    return await engine.run()
+  } finally {
+    signal?.removeEventListener('abort', stop)
+  }
+}
+
+/**
+ * @param {import('./options.js').ResolvedOptions} options
+ * @param {(tick: EngineTick) => void} report
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<RawResult>}
+ */
+async function runInWorkers (options, report, signal) {
+  const parts = options.workers
+  // Functions do not cross threads: workers load a requests file themselves.
+  const shared = { ...options, url: options.url.href, requests: options.requestsFile ? undefined : options.requests }
+  /** @type {EngineTick[]} */
+  const ticks = []
+  const workers = Array.from({ length: parts }, (_, index) => new Worker(new URL('./worker.js', import.meta.url), {
+    workerData: { options: shared, index, parts }
+  }))
+  const results = workers.map((worker, index) => new Promise((resolve, reject) => {
+    worker.on('message', (message) => {
+      if (message.type === 'result') {
+        resolve(message.raw)
+      } else if (message.type === 'error') {
+        reject(new DynoError(message.code, message.message, { exitCode: message.exitCode }))
+      } else if (message.type === 'tick') {
+        ticks[index] = message.tick
+        // Report once all workers have reported this second.
+        if (ticks.filter(Boolean).length === parts) {
+          report(ticks.reduce((sum, t) => ({
+            elapsedMs: Math.max(sum.elapsedMs, t.elapsedMs),
+            responses: sum.responses + t.responses,
+            errors: sum.errors + t.errors,
+            lastSecondResponses: sum.lastSecondResponses + t.lastSecondResponses
+          })))
+          ticks.length = 0
+        }
+      }
+    })
+    worker.on('error', reject)
+    worker.on('exit', (code) => reject(new Error(`load worker ${index} exited with code ${code}`)))
+  }))
+  const stop = () => { for (const worker of workers) worker.postMessage('stop') }
+  signal?.addEventListener('abort', stop, { once: true })
+  try {
+    return mergeRaw(await Promise.all(results))
+  } finally {
+    signal?.removeEventListener('abort', stop)
+    stop()
+  }
+}

@@ -1,0 +1,172 @@
+import { describe } from '../stats/describe.js'
+import { LatencyRecorder, encodeHistogram } from './histogram.js'
+
+/**
+ * Pure functions from what the engines measured to the result users read.
+ */
+
+export const SCHEMA_VERSION = 1
+
+/** Percentiles of latency in every result (the terminal's `-l` table shows them all). */
+export const LATENCY_PERCENTILES = [0.001, 0.01, 0.1, 1, 2.5, 10, 25, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999]
+/** Percentiles of the per-second samples, as autocannon shows them. */
+export const SAMPLE_PERCENTILES = [1, 2.5, 50, 97.5]
+
+/** @typedef {import('./engine.js').RawResult} RawResult */
+/** @typedef {import('./engine.js').ErrorKind} ErrorKind */
+
+/**
+ * @typedef {object} SampleStats
+ * @property {number} mean
+ * @property {number} stdev
+ * @property {number} min
+ * @property {number} max
+ * @property {Record<string, number>} percentiles
+ * @property {number[]} samples
+ */
+
+/**
+ * @typedef {object} LoadResult
+ * @property {number} schemaVersion
+ * @property {string} url
+ * @property {string} method
+ * @property {'closed' | 'open'} model
+ * @property {number} connections
+ * @property {number} pipelining
+ * @property {number} workers
+ * @property {number | null} rate requests per second asked for (open model)
+ * @property {string} startedAt ISO time
+ * @property {number} duration seconds actually run
+ * @property {boolean} interrupted stopped early by the caller (Ctrl-C, signal)
+ * @property {{ sent: number, completed: number, average: number, perSecond: SampleStats, dropped: number }} requests
+ * @property {{ total: number, average: number, perSecond: SampleStats }} bytes
+ * @property {{ unit: 'ms', mean: number, stdev: number, min: number, max: number, percentiles: Record<string, number>, histogram: { encoding: 'HdrHistogram-compressed-base64', unit: 'us', data: string } }} latency
+ * @property {Record<string, number>} statusCodes
+ * @property {number} non2xx
+ * @property {Record<ErrorKind, number> & { total: number }} errors
+ * @property {number} peakConnections
+ * @property {boolean} targetRefusing
+ */
+
+/**
+ * Adds up what several engines (worker threads) measured.
+ * @param {RawResult[]} parts
+ * @returns {RawResult}
+ */
+export function mergeRaw (parts) {
+  const [first, ...rest] = parts
+  const latency = new LatencyRecorder()
+  /** @type {RawResult} */
+  const merged = {
+    ...first,
+    statusCodes: { ...first.statusCodes },
+    errors: { ...first.errors },
+    latency,
+    perSecond: { responses: [...first.perSecond.responses], bytes: [...first.perSecond.bytes] }
+  }
+  addCounts(latency, first.latency)
+  for (const part of rest) {
+    merged.startedAt = Math.min(merged.startedAt, part.startedAt)
+    merged.durationMs = Math.max(merged.durationMs, part.durationMs)
+    merged.sent += part.sent
+    merged.responses += part.responses
+    merged.bytes += part.bytes
+    merged.dropped += part.dropped
+    merged.peakConnections += part.peakConnections
+    merged.targetRefusing = merged.targetRefusing || part.targetRefusing
+    for (const [code, n] of Object.entries(part.statusCodes)) merged.statusCodes[code] = (merged.statusCodes[code] ?? 0) + n
+    for (const kind of /** @type {ErrorKind[]} */ (Object.keys(part.errors))) merged.errors[kind] += part.errors[kind]
+    addSamples(merged.perSecond.responses, part.perSecond.responses)
+    addSamples(merged.perSecond.bytes, part.perSecond.bytes)
+    addCounts(latency, part.latency)
+  }
+  return merged
+}
+
+/** @param {LatencyRecorder} into @param {{ counts: Float64Array, total: number, max: number }} from */
+function addCounts (into, from) {
+  for (let i = 0; i < from.counts.length; i++) into.counts[i] += from.counts[i]
+  into.total += from.total
+  into.max = Math.max(into.max, from.max)
+}
+
+/** Sums per-second samples second by second; the shorter series ends early. @param {number[]} into @param {number[]} from */
+function addSamples (into, from) {
+  const n = Math.min(into.length, from.length)
+  for (let i = 0; i < n; i++) into[i] += from[i]
+  into.length = n
+}
+
+/**
+ * @param {RawResult} raw
+ * @param {import('./options.js').ResolvedOptions} options
+ * @param {{ interrupted: boolean }} how
+ * @returns {LoadResult}
+ */
+export function summarize (raw, options, how) {
+  const histogram = raw.latency.toHistogram()
+  /** @type {Record<string, number>} */
+  const latencyPercentiles = {}
+  for (const p of LATENCY_PERCENTILES) latencyPercentiles[String(p)] = usToMs(histogram.getValueAtPercentile(p))
+  const seconds = raw.durationMs / 1000
+  const errorTotal = Object.values(raw.errors).reduce((a, b) => a + b, 0)
+  let non2xx = 0
+  for (const [code, n] of Object.entries(raw.statusCodes)) if (code[0] !== '2') non2xx += n
+  const empty = histogram.totalCount === 0
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    url: options.url.href,
+    method: options.method,
+    model: options.rate > 0 ? 'open' : 'closed',
+    connections: options.connections,
+    pipelining: options.pipelining,
+    workers: options.workers,
+    rate: options.rate > 0 ? options.rate : null,
+    startedAt: new Date(raw.startedAt).toISOString(),
+    duration: round(seconds, 3),
+    interrupted: how.interrupted,
+    requests: {
+      sent: raw.sent,
+      completed: raw.responses,
+      average: seconds > 0 ? round(raw.responses / seconds, 2) : 0,
+      perSecond: sampleStats(raw.perSecond.responses),
+      dropped: raw.dropped
+    },
+    bytes: {
+      total: raw.bytes,
+      average: seconds > 0 ? round(raw.bytes / seconds, 0) : 0,
+      perSecond: sampleStats(raw.perSecond.bytes)
+    },
+    latency: {
+      unit: 'ms',
+      mean: empty ? 0 : usToMs(histogram.mean),
+      stdev: empty ? 0 : usToMs(histogram.stdDeviation),
+      min: empty ? 0 : usToMs(histogram.minNonZeroValue),
+      max: usToMs(raw.latency.max),
+      percentiles: latencyPercentiles,
+      histogram: { encoding: 'HdrHistogram-compressed-base64', unit: 'us', data: encodeHistogram(histogram) }
+    },
+    statusCodes: raw.statusCodes,
+    non2xx,
+    errors: { total: errorTotal, ...raw.errors },
+    peakConnections: raw.peakConnections,
+    targetRefusing: raw.targetRefusing
+  }
+}
+
+/** @param {number[]} samples @returns {SampleStats} */
+function sampleStats (samples) {
+  const d = describe(samples, SAMPLE_PERCENTILES)
+  return { ...d, mean: round(d.mean, 2), stdev: round(d.stdev, 2), samples }
+}
+
+/** @param {number} us */
+function usToMs (us) {
+  return round(us / 1000, 3)
+}
+
+/** @param {number} x @param {number} digits */
+function round (x, digits) {
+  const f = 10 ** digits
+  return Math.round(x * f) / f
+}

@@ -1,0 +1,93 @@
+import { LATENCY_PERCENTILES } from '../load/summary.js'
+import { bytes, count, decimal, milliseconds, seconds } from './format.js'
+import { table } from './table.js'
+
+/** @typedef {import('../load/summary.js').LoadResult} LoadResult */
+/** @typedef {import('./style.js').Style} Style */
+
+/**
+ * What the run is about to do, printed before it starts.
+ * @param {{ url: string, durationSeconds: number, amount: number, connections: number, pipelining: number, workers: number, rate: number }} plan
+ */
+export function renderLoadHeader (plan) {
+  const length = Number.isFinite(plan.amount) && !Number.isFinite(plan.durationSeconds)
+    ? `${count(plan.amount)} requests`
+    : `${seconds(plan.durationSeconds)} test`
+  const lines = [`Running ${length} @ ${plan.url}`]
+  let shape = `${plan.connections} connection${plan.connections === 1 ? '' : 's'}`
+  if (plan.pipelining > 1) shape += ` with ${plan.pipelining} pipelining factor`
+  if (plan.workers > 0) shape += `, ${plan.workers} worker${plan.workers === 1 ? '' : 's'}`
+  lines.push(shape)
+  if (plan.rate > 0) lines.push(`open model: ${count(plan.rate)} req/s, latency measured from each request's intended send time`)
+  return lines.join('\n') + '\n'
+}
+
+/**
+ * @param {LoadResult} result
+ * @param {{ style: Style, percentiles?: boolean }} options
+ */
+export function renderLoadResult (result, { style, percentiles = false }) {
+  const bold = style.bold
+  const l = result.latency
+  const p = l.percentiles
+  const out = []
+  out.push(table([
+    ['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'],
+    ['Latency', ...[p['2.5'], p['50'], p['97.5'], p['99'], l.mean, l.stdev, l.max].map(milliseconds)]
+  ], { bold }))
+
+  const r = result.requests.perSecond
+  const b = result.bytes.perSecond
+  out.push(table([
+    ['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'],
+    ['Req/Sec', ...sampleRow(r, count, (n) => decimal(n, 2))],
+    ['Bytes/Sec', ...sampleRow(b, bytes, bytes)]
+  ], { bold }))
+  out.push('Req/Bytes counts sampled once per second.')
+  out.push(`# of samples: ${r.samples.length}`)
+
+  if (percentiles) {
+    out.push('')
+    out.push(table([
+      ['Percentile', 'Latency'],
+      ...LATENCY_PERCENTILES.map((pct) => [`${pct}%`, milliseconds(p[String(pct)])])
+    ], { bold }))
+  }
+
+  out.push('')
+  const interrupted = result.interrupted ? ' (interrupted)' : ''
+  out.push(`${count(result.requests.completed)} requests in ${decimal(result.duration, 2)}s, ${bytes(result.bytes.total)} read${interrupted}`)
+
+  const e = result.errors
+  if (e.total > 0) {
+    const kinds = /** @type {const} */ ([
+      ['timeout', 'timeouts'], ['reset', 'connection resets'], ['refused', 'refused connections'],
+      ['closed', 'closed before answering'], ['invalid', 'invalid responses'], ['tls', 'TLS failures'], ['other', 'other']
+    ])
+    const parts = kinds.filter(([k]) => e[k] > 0).map(([k, label]) => `${label} ${count(e[k])}`)
+    out.push(style.red(`${count(e.total)} errors (${parts.join(', ')})`))
+  }
+  if (result.non2xx > 0) {
+    const codes = Object.entries(result.statusCodes)
+      .filter(([code]) => code[0] !== '2')
+      .map(([code, n]) => `${code}: ${count(n)}`)
+    out.push(style.yellow(`${count(result.non2xx)} non-2xx responses (${codes.join(', ')})`))
+  }
+  if (result.model === 'open') {
+    out.push(`peak connections: ${count(result.peakConnections)}`)
+    if (result.requests.dropped > 0) {
+      out.push(style.yellow(`${count(result.requests.dropped)} requests were due but never sent: the server fell behind the rate`))
+    }
+  }
+  return out.join('\n') + '\n'
+}
+
+/**
+ * @param {import('../load/summary.js').SampleStats} s
+ * @param {(n: number) => string} fmt
+ * @param {(n: number) => string} fmtMean
+ */
+function sampleRow (s, fmt, fmtMean) {
+  const q = s.percentiles
+  return [fmt(q['1']), fmt(q['2.5']), fmt(q['50']), fmt(q['97.5']), fmtMean(s.mean), fmtMean(s.stdev), fmt(s.min)]
+}

@@ -1,0 +1,53 @@
+/**
+ * Descriptive statistics over small arrays of numbers (per-second samples,
+ * benchmark rounds). Large distributions go through HdrHistogram instead.
+ */
+
+/** @param {ArrayLike<number>} xs */
+export function mean (xs) {
+  if (xs.length === 0) return 0
+  let sum = 0
+  for (let i = 0; i < xs.length; i++) sum += xs[i]
+  return sum / xs.length
+}
+
+/**
+ * Sample standard deviation (n - 1).
+ * @param {ArrayLike<number>} xs
+ */
+export function stdev (xs) {
+  if (xs.length < 2) return 0
+  const m = mean(xs)
+  let sum = 0
+  for (let i = 0; i < xs.length; i++) sum += (xs[i] - m) ** 2
+  return Math.sqrt(sum / (xs.length - 1))
+}
+
+/**
+ * The p-th percentile by nearest rank, as HdrHistogram reports it.
+ * @param {number[]} sorted ascending
+ * @param {number} p 0..100
+ */
+export function percentile (sorted, p) {
+  if (sorted.length === 0) return 0
+  const rank = Math.ceil((p / 100) * sorted.length)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]
+}
+
+/**
+ * @param {number[]} samples
+ * @param {number[]} percentiles
+ */
+export function describe (samples, percentiles) {
+  const sorted = [...samples].sort((a, b) => a - b)
+  /** @type {Record<string, number>} */
+  const at = {}
+  for (const p of percentiles) at[String(p)] = percentile(sorted, p)
+  return {
+    mean: mean(sorted),
+    stdev: stdev(sorted),
+    min: sorted.length ? sorted[0] : 0,
+    max: sorted.length ? sorted[sorted.length - 1] : 0,
+    percentiles: at
+  }
+}

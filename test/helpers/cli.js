@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const DYNO = fileURLToPath(new URL('../../bin/dyno.js', import.meta.url))
+
+/**
+ * Runs the dyno CLI in a child process with the current Node binary.
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeout?: number, onSpawn?: (child: import('node:child_process').ChildProcess) => void }} [options]
+ * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
+ */
+export function runDyno (args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DYNO, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
+    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d })
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`dyno ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, options.timeout ?? 30_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr })
+    })
+    options.onSpawn?.(child)
+  })
+}

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { LatencyRecorder, createHistogram, decodeHistogram, encodeHistogram } from '../../lib/load/histogram.js'
+import { mergeRaw } from '../../lib/load/summary.js'
+
+test('the fast recorder lands every value in the bucket HdrHistogram would', () => {
+  const recorder = new LatencyRecorder()
+  const reference = createHistogram()
+  let max = 0
+  let x = 12345
+  for (let i = 0; i < 50_000; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648
+    // Spread over 1 µs .. ~1 hour, log-uniformly.
+    const us = Math.floor(Math.exp((x / 2147483648) * Math.log(3_600_000_000)))
+    recorder.record(us)
+    reference.recordValue(us)
+    max = Math.max(max, us)
+  }
+  const fast = recorder.toHistogram()
+  assert.equal(fast.totalCount, reference.totalCount)
+  for (const p of [0, 1, 10, 50, 90, 99, 99.9, 99.99, 100]) {
+    assert.equal(fast.getValueAtPercentile(p), reference.getValueAtPercentile(p), `p${p}`)
+  }
+  assert.equal(recorder.max, max)
+})
+
+test('the encoded histogram round-trips and merges across runs', () => {
+  const a = new LatencyRecorder()
+  const b = new LatencyRecorder()
+  for (let i = 1; i <= 1000; i++) a.record(i)
+  for (let i = 1001; i <= 3000; i++) b.record(i)
+  const decoded = decodeHistogram(encodeHistogram(a.toHistogram()))
+  assert.equal(decoded.totalCount, 1000)
+  decoded.add(decodeHistogram(encodeHistogram(b.toHistogram())))
+  assert.equal(decoded.totalCount, 3000)
+  assert.ok(Math.abs(decoded.getValueAtPercentile(50) - 1500) <= 2)
+})
+
+test('results of several workers add up', () => {
+  /** @param {LatencyRecorder} latency @param {number[]} perSecond */
+  const part = (latency, perSecond) => ({
+    startedAt: 1000,
+    durationMs: 2000,
+    sent: 10,
+    responses: 9,
+    bytes: 100,
+    dropped: 0,
+    peakConnections: 2,
+    statusCodes: { 200: 8, 500: 1 },
+    errors: { timeout: 1, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, other: 0 },
+    latency,
+    perSecond: { responses: perSecond, bytes: perSecond.map((n) => n * 10) },
+    targetRefusing: false
+  })
+  const a = new LatencyRecorder()
+  a.record(100)
+  const b = new LatencyRecorder()
+  b.record(300)
+  const merged = mergeRaw([part(a, [4, 5]), part(b, [3, 6, 1])])
+  assert.equal(merged.sent, 20)
+  assert.equal(merged.responses, 18)
+  assert.deepEqual(merged.statusCodes, { 200: 16, 500: 2 })
+  assert.equal(merged.errors.timeout, 2)
+  assert.deepEqual(merged.perSecond.responses, [7, 11])
+  assert.equal(merged.latency.toHistogram().totalCount, 2)
+})

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { ResponseParser } from '../../lib/load/response-parser.js'
+
+/**
+ * Feeds `wire` to a parser, split at the given offsets, and returns what it saw.
+ * @param {string | Buffer} wire
+ * @param {{ splits?: number[], head?: boolean[], capture?: boolean, close?: boolean }} [options]
+ */
+function parse (wire, options = {}) {
+  const bytes = Buffer.isBuffer(wire) ? wire : Buffer.from(wire, 'latin1')
+  /** @type {{ status: number, bodyBytes: number, willClose: boolean, body: string | null }[]} */
+  const responses = []
+  /** @type {string[]} */
+  const errors = []
+  const head = options.head ?? []
+  const parser = new ResponseParser({
+    expectsNoBody: () => head[responses.length] === true,
+    onResponse: (status, bodyBytes, willClose, body) => responses.push({ status, bodyBytes, willClose, body: body && body.toString() }),
+    onParseError: (kind) => errors.push(kind)
+  }, options.capture)
+  const cuts = [0, ...(options.splits ?? []), bytes.length]
+  for (let i = 0; i < cuts.length - 1; i++) {
+    // Copy each piece into a reused buffer, as the engine's shared read buffer does.
+    const shared = Buffer.alloc(bytes.length + 8, 0x58)
+    bytes.copy(shared, 0, cuts[i], cuts[i + 1])
+    parser.execute(shared, 0, cuts[i + 1] - cuts[i])
+  }
+  if (options.close) parser.finish()
+  return { responses, errors }
+}
+
+const twoResponses =
+  'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello' +
+  'HTTP/1.1 404 Not Found\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n10;x=y\r\n0123456789abcdef\r\n0\r\nTrailer: 1\r\n\r\n'
+
+test('parses several responses in one chunk', () => {
+  const { responses, errors } = parse(twoResponses, { capture: true })
+  assert.deepEqual(errors, [])
+  assert.deepEqual(responses, [
+    { status: 200, bodyBytes: 5, willClose: false, body: 'hello' },
+    { status: 404, bodyBytes: 19, willClose: false, body: 'abc0123456789abcdef' }
+  ])
+})
+
+test('gives the same result however the bytes are split', () => {
+  const whole = parse(twoResponses, { capture: true })
+  for (let cut = 1; cut < twoResponses.length; cut++) {
+    assert.deepEqual(parse(twoResponses, { splits: [cut], capture: true }), whole, `split at ${cut}`)
+  }
+  const everyByte = Array.from({ length: twoResponses.length - 1 }, (_, i) => i + 1)
+  assert.deepEqual(parse(twoResponses, { splits: everyByte, capture: true }), whole)
+})
+
+test('responses without a body: HEAD, 204, 304', () => {
+  const wire =
+    'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n' +
+    'HTTP/1.1 204 No Content\r\n\r\n' +
+    'HTTP/1.1 304 Not Modified\r\nContent-Length: 50\r\n\r\n' +
+    'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'
+  const { responses, errors } = parse(wire, { head: [true] })
+  assert.deepEqual(errors, [])
+  assert.deepEqual(responses.map((r) => [r.status, r.bodyBytes]), [[200, 0], [204, 0], [304, 0], [200, 2]])
+})
+
+test('skips 1xx interim responses', () => {
+  const wire = 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n'
+  assert.deepEqual(parse(wire).responses.map((r) => r.status), [201])
+})
+
+test('Connection: close and HTTP/1.0 mark the connection as closing', () => {
+  assert.equal(parse('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n').responses[0].willClose, true)
+  assert.equal(parse('HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n').responses[0].willClose, true)
+  assert.equal(parse('HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 0\r\n\r\n').responses[0].willClose, false)
+  assert.equal(parse('HTTP/1.1 200 OK\r\nConnection: keep-alive, Upgrade\r\nContent-Length: 0\r\n\r\n').responses[0].willClose, false)
+})
+
+test('a body without length ends with the connection', () => {
+  const wire = 'HTTP/1.1 200 OK\r\n\r\nsome body'
+  assert.deepEqual(parse(wire).responses, [])
+  const { responses } = parse(wire, { close: true, capture: true })
+  assert.deepEqual(responses, [{ status: 200, bodyBytes: 9, willClose: true, body: 'some body' }])
+})
+
+test('bare LF line endings are accepted', () => {
+  const { responses, errors } = parse('HTTP/1.1 200 OK\nContent-Length: 2\n\nok')
+  assert.deepEqual(errors, [])
+  assert.equal(responses[0].bodyBytes, 2)
+})
+
+test('large bodies are counted, not kept', () => {
+  const body = Buffer.alloc(3_000_000, 97)
+  const wire = Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n`), body])
+  const { responses } = parse(wire, { splits: [10, 65536, 65536 * 20] })
+  assert.deepEqual(responses, [{ status: 200, bodyBytes: body.length, willClose: false, body: null }])
+})
+
+test('garbage is an error, reported once', () => {
+  assert.deepEqual(parse('SSH-2.0-OpenSSH_9.2\r\n\r\n').errors, ['invalid-status'])
+  assert.deepEqual(parse('HTTP/1.1 2x0 OK\r\n\r\n').errors, ['invalid-status'])
+  assert.deepEqual(parse('HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\n').errors, ['invalid-header'])
+  assert.deepEqual(parse('HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n').errors, ['invalid-header'])
+  assert.deepEqual(parse('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n').errors, ['invalid-chunk'])
+  assert.deepEqual(parse('HTTP/1.1 101 Switching Protocols\r\n\r\n').errors, ['upgrade'])
+  assert.deepEqual(parse('HTTP/1.1 200 OK\r\nX: ' + 'a'.repeat(20_000)).errors, ['header-too-large'])
+})
