@@ -3,5 +3,7 @@
  * @type {{ name: string, summary: string, load: () => Promise<{ command: import('./flags.js').Command, run: (argv: string[], io: import('./io.js').IO) => Promise<number> }> }[]}
  */
 export const commands = [
-  { name: 'load', summary: 'HTTP load: closed model (connections, pipelining) or open model (constant rate)', load: () => import('./load.js') }
+  { name: 'load', summary: 'HTTP load: closed model (connections, pipelining) or open model (constant rate)', load: () => import('./load.js') },
+  { name: 'micro', summary: 'micro-benchmarks, each case in fresh processes, with significance and V8 optimization status', load: () => import('./micro.js') },
+  { name: 'compare', summary: 'is b faster, slower, or indistinguishable from a? (two --json results of dyno micro or dyno load)', load: () => import('./compare.js') }
 ]

@@ -46,3 +46,23 @@ export function seconds (s) {
 function trim (n) {
   return String(Number(n.toPrecision(3)))
 }
+
+/** `812 ns`, `3.91 µs`, `1.23 ms`, `1.2 s`: time per call @param {number} ns */
+export function nanoseconds (ns) {
+  if (ns < 1e3) return `${trim(ns)} ns`
+  if (ns < 1e6) return `${trim(ns / 1e3)} µs`
+  if (ns < 1e9) return `${trim(ns / 1e6)} ms`
+  return `${trim(ns / 1e9)} s`
+}
+
+/** `1.04x`, `38.6x`, `412x`: how many times slower @param {number} ratio */
+export function times (ratio) {
+  if (!Number.isFinite(ratio)) return '∞'
+  return `${ratio >= 100 ? Math.round(ratio) : ratio >= 10 ? ratio.toFixed(1) : ratio.toFixed(2)}x`
+}
+
+/** `p < 0.001`, `p = 0.41` @param {number} p */
+export function pValue (p) {
+  if (Number.isNaN(p)) return 'p = n/a'
+  return p < 0.001 ? 'p < 0.001' : `p = ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`
+}

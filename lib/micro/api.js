@@ -1,0 +1,74 @@
+import { registry, WORKER_ENV } from './registry.js'
+
+/**
+ * What benchmark files import (`import { bench, group, keep, run } from 'dyno/micro'`).
+ *
+ * @typedef {import('./registry.js').CaseOptions} CaseOptions
+ */
+
+/**
+ * Declares a case. `fn` is the timed operation; it may return a promise,
+ * which is awaited. Whatever it returns is kept, so V8 cannot drop the work.
+ * @template [S=undefined]
+ * @param {string} name
+ * @param {(state: S) => unknown} fn
+ * @param {{ setup?: () => S | Promise<S>, inspect?: Function | Function[] | Record<string, Function> }} [options]
+ */
+export function bench (name, fn, options = {}) {
+  const reg = registry()
+  const group = reg.group ?? ''
+  if (typeof name !== 'string' || name === '') {
+    reg.problems.push(`bench() needs a name as its first argument${group ? ` (in group "${group}")` : ''}`)
+  } else if (typeof fn !== 'function') {
+    reg.problems.push(`bench("${name}") needs a function as its second argument`)
+  } else if (reg.cases.some((c) => c.name === name && c.group === group)) {
+    reg.problems.push(`two cases are named "${name}"${group ? ` in group "${group}"` : ''}; give each its own name`)
+  } else {
+    reg.cases.push({ name, group, fn: /** @type {(state: any) => any} */ (fn), options: /** @type {CaseOptions} */ (options) })
+  }
+}
+
+/**
+ * Cases declared inside `declare` are compared with each other, and only
+ * with each other.
+ * @param {string} name
+ * @param {() => void} declare
+ */
+export function group (name, declare) {
+  const reg = registry()
+  const outer = reg.group
+  reg.group = outer ? `${outer} › ${name}` : name
+  try {
+    declare()
+  } finally {
+    reg.group = outer
+  }
+}
+
+const sink = new Array(16)
+let sinkAt = 0
+
+/**
+ * Keeps a value alive so V8 cannot optimize away the work that made it, for
+ * results a case computes but does not return.
+ * @template T
+ * @param {T} value
+ * @returns {T}
+ */
+export function keep (value) {
+  sink[sinkAt = (sinkAt + 1) & 15] = value
+  return value
+}
+
+/**
+ * Runs the benchmark file it is called from, the way `dyno micro <file>`
+ * does (each case in its own processes), and prints the results. Under
+ * `dyno micro` it does nothing, so one file serves both ways.
+ * @param {{ quick?: boolean, json?: boolean }} [options]
+ * @returns {Promise<number>} the exit code dyno micro would give
+ */
+export async function run (options = {}) {
+  if (process.env[WORKER_ENV]) return 0
+  const { runFromBenchmarkFile } = await import('./standalone.js')
+  return runFromBenchmarkFile(options)
+}
