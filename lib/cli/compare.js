@@ -34,7 +34,8 @@ export async function run (argv, io) {
   if (positionals.length !== 2) {
     throw usageError('DYNO_BAD_FILE', `dyno compare takes two result files, a then b; got ${positionals.length}`)
   }
-  const [a, b] = await Promise.all(positionals.map((p) => readResult(p, io.cwd)))
+  const a = await readResult(positionals[0], io.cwd)
+  const b = await readResult(positionals[1], io.cwd)
   if (a.kind !== b.kind) {
     throw usageError('DYNO_MISMATCH', `${positionals[0]} is a ${a.kind} result and ${positionals[1]} a ${b.kind} result; compare two of a kind`)
   }

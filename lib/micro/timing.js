@@ -61,15 +61,27 @@ export function compileLoop (async) {
 export async function measure (fn, state, async, schedule, sink) {
   const loop = compileLoop(async)
   const sampleNs = schedule.sampleMs * 1e6
+  const started = now()
+  const minEnd = started + schedule.warmupMs * 1e6
+  // Tiering up (Sparkplug, Maglev, Turbofan, on-stack replacement) can outlast a short warm-up,
+  // and a process measured half-way through it is an outlier: warm-up goes on while the best
+  // time per call still improves, up to ten times the asked-for warm-up.
+  const maxEnd = started + Math.max(10 * schedule.warmupMs, 200) * 1e6
+  const settleNs = Math.max(schedule.warmupMs / 2, 10) * 1e6
   let n = 1
-  let perCall = 0
-  const warmupEnd = now() + schedule.warmupMs * 1e6
-  do {
+  let perCall = Infinity
+  let best = Infinity
+  let bestAt = started
+  for (;;) {
     const took = await loop(fn, state, n, sink, now)
     perCall = took / n
+    const at = now()
+    if (took >= sampleNs / 4 && perCall < best * 0.97) bestAt = at
+    if (took >= sampleNs / 4) best = Math.min(best, perCall)
     if (took < sampleNs) n = Math.min(n * 2, 2 ** 30)
-  } while (now() < warmupEnd)
-  const batch = Math.max(1, Math.round(sampleNs / Math.max(perCall, 1e-3)))
+    if (at >= maxEnd || (at >= minEnd && at - bestAt >= settleNs && took >= sampleNs / 4)) break
+  }
+  const batch = Math.max(1, Math.round(sampleNs / Math.max(Number.isFinite(best) ? best : perCall, 1e-3)))
 
   /** @type {number[]} */
   const samples = []

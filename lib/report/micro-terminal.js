@@ -108,7 +108,8 @@ function v8Lines (c, style, cwd) {
   const lines = [`  ${c.name}: ${parts.join(' · ')}`]
   for (const r of v8.deopts.reasons.slice(0, 5)) {
     const where = r.location ? ` at ${placeText(r.location, cwd)}` : ''
-    const inFn = r.name ? ` in ${r.name}` : ''
+    // Only names the user gave: V8 names anonymous functions after nearby properties ("bench.inspect").
+    const inFn = v8.inspected.some((f) => f.name === r.name) ? ` in ${r.name}` : ''
     lines.push(style.dim(`    ${r.reason}${where}${inFn} (${r.processes} of ${c.processes.length} processes)`))
   }
   return lines
