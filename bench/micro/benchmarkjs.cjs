@@ -1,0 +1,24 @@
+// The same suites in benchmark.js, one isolate for all cases, as its users run them.
+// SUITE=aa|order, ORDER=reversed. Prints one JSON line: ops/sec per case and "Fastest is".
+const Benchmark = require('benchmark')
+const suite = new Benchmark.Suite()
+
+async function main () {
+  const f = await import('./functions.js')
+  let sink
+  const nums = f.numbers()
+  const strs = f.strings()
+  const defs = process.env.SUITE === 'aa'
+    ? [['a', () => { sink = f.sumA(nums) }], ['b', () => { sink = f.sumB(nums) }]]
+    : [['numbers', () => { for (let i = 1; i < nums.length; i++) sink = f.combine(nums[i - 1], nums[i]) }],
+        ['strings', () => { for (let i = 1; i < strs.length; i++) sink = f.combine(strs[i - 1], strs[i]) }]]
+  if (process.env.ORDER === 'reversed') defs.reverse()
+  for (const [name, fn] of defs) suite.add(name, fn)
+  suite.on('complete', function () {
+    const ops = {}
+    for (let i = 0; i < this.length; i++) ops[this[i].name] = this[i].hz
+    console.log(JSON.stringify({ ops, fastest: this.filter('fastest').map('name'), sink: typeof sink }))
+  })
+  suite.run()
+}
+main()
