@@ -70,7 +70,7 @@ test('bad benchmark files: each failure named in one line, the good case still r
 })
 
 test('a real difference (four times the work) is significant, and the faster case is named', async () => {
-  const { code, stdout, stderr } = await runDyno(['micro', ...FAST, fixture('real-difference.js')])
+  const { code, stdout, stderr } = await runDyno(['micro', '--rounds', '6', '--warmup', '30ms', '--time', '50ms', fixture('real-difference.js')])
   assert.equal(code, 0, stderr)
   assert.match(stdout, /│ more +│ [\d,]+ +│ [\d.]+x slower \([\d.]+x–[\d.]+x\) │ yes, p [<=] 0\.0\d+/)
   assert.match(stdout, /^Fastest is less$/m)
