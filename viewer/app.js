@@ -39,8 +39,10 @@ function startReport () {
 
   function frameLabels () {
     const full = new Array(frames.count)
+    let samples = 0
+    for (let i = 0; i < profile.nodes.count; i++) samples += profile.nodes.self[i]
     return {
-      root: 'all · ' + formatCount(meta.samples) + ' samples',
+      root: 'all · ' + formatCount(samples) + ' samples',
       short: (f) => frames.name[f],
       full: (f) => {
         if (full[f] === undefined) {

@@ -214,10 +214,13 @@ function createFlameCanvas (scroller, canvas, spacer) {
     scrollTop = scroller.scrollTop
     drawSoon()
   })
-  new ResizeObserver(() => {
+  const resized = () => {
     measure()
     if (scene) setScene(scene)
-  }).observe(scroller)
+  }
+  new ResizeObserver(resized).observe(scroller)
+  // The box's height follows the window's, which the observer of the box does not see change.
+  window.addEventListener('resize', resized)
   measure()
 
   return { setScene, setTheme, draw, nodeAt, frameRect, reveal, stats: () => ({ framesDrawn, width, height }) }

@@ -146,6 +146,10 @@ test('on a big profile only what is wider than a pixel is drawn, and every count
       assert.equal(count(row[1]), totalOf.get(f), `total of ${row[2]}`)
     }
 
+    await page.click('#functions-more')
+    assert.equal((await tableRows(page)).length, 200)
+    assert.equal(await textOf(page, '#functions-count'), `${totalOf.size.toLocaleString('en-US')} functions`)
+
     await page.click('#view-inverted')
     const inverted = await page.evaluate(() => {
       const tree = /** @type {any} */ (window).dynoFlame.tree()
