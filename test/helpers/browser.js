@@ -2,9 +2,11 @@
  * A real headless Chromium (Debian's, never a downloaded one) for the report
  * tests and the report benchmark. One browser per test file; pages reused.
  */
+import assert from 'node:assert/strict'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { after, before } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 
@@ -53,5 +55,38 @@ export async function reportViewer (options = {}) {
       return page
     },
     close: () => browser.close()
+  }
+}
+
+/**
+ * For a test file: one viewer for all its tests, started before them (then
+ * `setup` runs on its page) and closed after. `check(url, fn)` opens a report,
+ * runs `fn` on the page, then asserts that the page reported no error and
+ * opened no dialog.
+ * @param {Parameters<typeof reportViewer>[0]} [options]
+ * @param {(page: import('playwright-core').Page) => Promise<void>} [setup]
+ */
+export function reportViewerForTests (options, setup) {
+  /** @type {Awaited<ReturnType<typeof reportViewer>> | undefined} */
+  let viewer
+  before(async () => {
+    viewer = await reportViewer(options)
+    await setup?.(viewer.page)
+  })
+  after(() => viewer?.close())
+  const started = () => {
+    assert.ok(viewer, 'the viewer starts before the tests')
+    return viewer
+  }
+  return {
+    get page () { return started().page },
+    get problems () { return started().problems },
+    /** @param {string} url */
+    open: (url) => started().open(url),
+    /** @param {string} url @param {(page: import('playwright-core').Page) => Promise<void>} fn */
+    async check (url, fn) {
+      await fn(await started().open(url))
+      assert.deepEqual(started().problems, [])
+    }
   }
 }

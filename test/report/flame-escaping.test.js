@@ -1,24 +1,17 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { renderFlameHtml } from '../../lib/report/flame-html.js'
-import { reportFile, reportViewer } from '../helpers/browser.js'
+import { reportFile, reportViewerForTests } from '../helpers/browser.js'
 import { HOSTILE, hostileProfile } from '../helpers/flame-fixtures.js'
 import { breadcrumbs, clickFrame, headerFacts, hoverFrame, tableRows, textOf } from '../helpers/report-page.js'
 
-/** @type {Awaited<ReturnType<typeof reportViewer>>} */
-let viewer
+const viewer = reportViewerForTests({}, (page) => page.addInitScript(() => {
+  const violations = /** @type {string[]} */ ([])
+  Object.assign(window, { violations })
+  document.addEventListener('securitypolicyviolation', (event) => violations.push(event.violatedDirective))
+}))
 const html = renderFlameHtml(hostileProfile())
 const title = `node ${HOSTILE.closeScript}`
-
-before(async () => {
-  viewer = await reportViewer()
-  await viewer.page.addInitScript(() => {
-    const violations = /** @type {string[]} */ ([])
-    Object.assign(window, { violations })
-    document.addEventListener('securitypolicyviolation', (event) => violations.push(event.violatedDirective))
-  })
-})
-after(() => viewer?.close())
 
 /** @param {import('playwright-core').Page} page */
 async function assertNothingRan (page) {

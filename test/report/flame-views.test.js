@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { renderFlameHtml } from '../../lib/report/flame-html.js'
-import { reportFile, reportViewer } from '../helpers/browser.js'
+import { reportFile, reportViewerForTests } from '../helpers/browser.js'
 import { shopProfile } from '../helpers/flame-fixtures.js'
 import { breadcrumbs, clickFrame, frameColor, frameRect, hoverFrame, hslToRgb, pixelAt, search, tableRows, textOf } from '../helpers/report-page.js'
 
 const DIM_DARK = [0x2f, 0x33, 0x3b]
 
-/** @type {Awaited<ReturnType<typeof reportViewer>>} */
-let viewer
-let url = ''
+const viewer = reportViewerForTests()
+const url = reportFile(renderFlameHtml(shopProfile()))
 
-before(async () => {
-  viewer = await reportViewer()
-  url = reportFile(renderFlameHtml(shopProfile()))
-})
-after(() => viewer?.close())
-
-/** Opens a report, runs `check`, then asserts the page logged no error. */
-async function withReport (/** @type {(page: import('playwright-core').Page) => Promise<void>} */ check, target = url) {
-  await check(await viewer.open(target))
-  assert.deepEqual(viewer.problems, [])
-}
+/** Opens a report (the shop's unless told), runs `check` on it, then asserts the page logged no error. */
+const withReport = (/** @type {(page: import('playwright-core').Page) => Promise<void>} */ check, target = url) => viewer.check(target, check)
 
 /** @param {import('playwright-core').Page} page */
 const canvasWidth = (page) => page.$eval('#flame', (canvas) => canvas.getBoundingClientRect().width)
