@@ -24,9 +24,9 @@ function loadViewer () {
   for (const text of [script, style]) {
     if (/<\/(script|style)|<!--/i.test(text)) throw new Error('viewer code must not contain </script, </style or <!--')
   }
-  // Only this exact script may run: even a string that broke out of the data could not execute.
-  const hash = createHash('sha256').update(script).digest('base64')
-  const csp = `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`
+  // Only this exact script and style apply: even a string that broke out of the data could not run.
+  const hash = (/** @type {string} */ text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+  const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; base-uri 'none'; form-action 'none'`
   return { page: read('index.html'), style, script, csp }
 }
 

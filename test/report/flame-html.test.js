@@ -27,9 +27,9 @@ test('the report loads nothing from anywhere: no src, href, url() or import, and
   assert.doesNotMatch(page, /url\(|@import|https?:\/\//i)
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? ''
   assert.match(csp, /default-src 'none'/)
-  const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? ''
-  const hash = createHash('sha256').update(script).digest('base64')
-  assert.ok(csp.includes(`script-src 'sha256-${hash}'`), 'only the viewer script may run')
+  const hash = (/** @type {RegExp} */ element) => createHash('sha256').update(element.exec(html)?.[1] ?? '').digest('base64')
+  assert.ok(csp.includes(`script-src 'sha256-${hash(/<script>([\s\S]*)<\/script>/)}'`), 'only the viewer script may run')
+  assert.ok(csp.includes(`style-src 'sha256-${hash(/<style>([\s\S]*)<\/style>/)}'`), 'only the viewer style applies')
 })
 
 test('embedded JSON cannot close the script, open a comment or break a line', () => {
