@@ -1,5 +1,5 @@
 /* Frame colours: a warm heat ramp (0x-like), categories, and optimization tiers. */
-/* exported frameColors, inlinedTierColor, legendItems, isOptimized, isUnoptimized, TIER */
+/* exported frameColors, inlinedTierColor, legendItems, isOptimized, isUnoptimized */
 /* global CATEGORY */
 
 const TIER = { unknown: 0, interpreted: 1, baseline: 2, maglev: 3, turbofan: 4 }

@@ -4,7 +4,7 @@
  * Only what is on screen is drawn: a frame narrower than a pixel is skipped
  * with all its callees, and so is a frame beyond the visible rows.
  */
-/* exported createFlameCanvas, ROW_HEIGHT */
+/* exported createFlameCanvas */
 /* global inlinedTierColor */
 
 const ROW_HEIGHT = 18
@@ -186,7 +186,7 @@ function createFlameCanvas (scroller, canvas, spacer) {
     draw()
   }
 
-  /** Fits the box to a shallow tree; a deep one scrolls within at most `maxHeight`. */
+  /** Fits the box to a shallow tree; a deep one scrolls in a box of 62% of the window. */
   function setScene (next) {
     scene = next
     const wanted = Math.round(Math.min((scene.tree.maxDepth + 1) * ROW_HEIGHT + 8, Math.max(160, window.innerHeight * 0.62)))
