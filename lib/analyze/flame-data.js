@@ -27,6 +27,16 @@
  * @property {string | null} v8
  * @property {boolean} tiersKnown whether `frames.tier` holds what V8 reported
  * @property {{ how: string, code: number | null, signal: string | null } | null} exit how the app ended
+ * @property {FlameLoad | null} [load] the load that ran while profiling, when dyno ran one (optional)
+ */
+
+/**
+ * @typedef {object} FlameLoad
+ * @property {number} average requests per second
+ * @property {number} p50 latency in ms
+ * @property {number} p99 latency in ms
+ * @property {number} errors requests that failed (timeouts, resets, ...)
+ * @property {number} non2xx responses with a status outside 2xx
  */
 
 /**
