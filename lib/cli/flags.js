@@ -48,12 +48,25 @@ export function parseFlags (command, argv) {
   }
   /** @type {Record<string, boolean>} */
   const negated = {}
-  const args = argv.filter((arg) => {
+  /** @type {string[]} */
+  const args = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
     const m = /^--no-(.+)$/.exec(arg)
-    const flag = m && flags.find((f) => f.name === m[1] && f.type === 'boolean')
-    if (flag) negated[flag.name] = true
-    return !flag
-  })
+    const negatable = m && flags.find((f) => f.name === m[1] && f.type === 'boolean')
+    if (negatable) {
+      negated[negatable.name] = true
+      continue
+    }
+    // A value may start with "-" (`--load '-c 10 URL'`, `-d -5`): bind it
+    // to its flag, where parseArgs would call it ambiguous.
+    const valued = flags.find((f) => f.type !== 'boolean' && (arg === `--${f.name}` || arg === `-${f.short}`))
+    if (valued && i + 1 < argv.length && argv[i + 1] !== '--') {
+      args.push(`--${valued.name}=${argv[++i]}`)
+      continue
+    }
+    args.push(arg)
+  }
   let parsed
   try {
     parsed = parseArgs({ args, options: config, allowPositionals: true, strict: true })

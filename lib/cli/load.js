@@ -50,15 +50,7 @@ export const command = {
  * @param {import('./io.js').IO} io
  */
 export async function run (argv, io) {
-  const { values, positionals, given } = parseFlags(command, argv)
-  if (positionals.length !== 1) {
-    throw usageError('DYNO_BAD_URL', positionals.length === 0
-      ? 'no URL given; pass one like http://127.0.0.1:3000/'
-      : `one URL only, got ${positionals.length}: ${positionals.join(' ')}`)
-  }
-  // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
-  if (values.amount !== undefined && !given.has('duration')) values.duration = undefined
-  const options = await loadOptionsFromFlags(values, positionals[0], io.cwd)
+  const { options, values } = await parseLoadArgs(argv, io.cwd)
   const style = createStyle(io.stdout)
   const progressOn = values.progress && !values.json && io.stderr.isTTY === true
   const bar = progressOn ? createProgressBar(io.stderr) : null
@@ -68,15 +60,7 @@ export async function run (argv, io) {
   let result
   try {
     if (!values.json) {
-      io.stdout.write(renderLoadHeader({
-        url: options.url,
-        durationSeconds: values.duration ?? Infinity,
-        amount: values.amount ?? Infinity,
-        connections: values.connections,
-        pipelining: values.pipelining,
-        workers: values.workers,
-        rate: values.rate ?? 0
-      }) + '\n')
+      io.stdout.write(renderLoadHeader(options) + '\n')
     }
     result = await load({ ...options, signal: controller.signal, onProgress: bar ? (p) => bar.update(p) : undefined })
   } finally {
@@ -96,6 +80,23 @@ export async function run (argv, io) {
     return 1
   }
   return result.interrupted ? 130 : 0
+}
+
+/**
+ * `dyno load`'s flags and URL as load options; `dyno flame --load` uses it too.
+ * @param {string[]} argv
+ * @param {string} cwd
+ */
+export async function parseLoadArgs (argv, cwd) {
+  const { values, positionals, given } = parseFlags(command, argv)
+  if (positionals.length !== 1) {
+    throw usageError('DYNO_BAD_URL', positionals.length === 0
+      ? 'no URL given; pass one like http://127.0.0.1:3000/'
+      : `one URL only, got ${positionals.length}: ${positionals.join(' ')}`)
+  }
+  // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
+  if (values.amount !== undefined && !given.has('duration')) values.duration = undefined
+  return { options: await loadOptionsFromFlags(values, positionals[0], cwd), values }
 }
 
 /**

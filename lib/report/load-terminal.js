@@ -7,18 +7,19 @@ import { table } from './table.js'
 
 /**
  * What the run is about to do, printed before it starts.
- * @param {{ url: string, durationSeconds: number, amount: number, connections: number, pipelining: number, workers: number, rate: number }} plan
+ * @param {import('../load/options.js').LoadOptions} options
  */
-export function renderLoadHeader (plan) {
-  const length = Number.isFinite(plan.amount) && !Number.isFinite(plan.durationSeconds)
-    ? `${count(plan.amount)} requests`
-    : `${seconds(plan.durationSeconds)} test`
-  const lines = [`Running ${length} @ ${plan.url}`]
-  let shape = `${plan.connections} connection${plan.connections === 1 ? '' : 's'}`
-  if (plan.pipelining > 1) shape += ` with ${plan.pipelining} pipelining factor`
-  if (plan.workers > 0) shape += `, ${plan.workers} worker${plan.workers === 1 ? '' : 's'}`
+export function renderLoadHeader (options) {
+  const connections = options.connections ?? 10
+  const length = options.amount !== undefined && options.duration === undefined
+    ? `${count(options.amount)} requests`
+    : `${seconds(options.duration ?? 10)} test`
+  const lines = [`Running ${length} @ ${options.url}`]
+  let shape = `${connections} connection${connections === 1 ? '' : 's'}`
+  if ((options.pipelining ?? 1) > 1) shape += ` with ${options.pipelining} pipelining factor`
+  if (options.workers) shape += `, ${options.workers} worker${options.workers === 1 ? '' : 's'}`
   lines.push(shape)
-  if (plan.rate > 0) lines.push(`open model: ${count(plan.rate)} req/s, latency measured from each request's intended send time`)
+  if (options.rate) lines.push(`open model: ${count(options.rate)} req/s, latency measured from each request's intended send time`)
   return lines.join('\n') + '\n'
 }
 

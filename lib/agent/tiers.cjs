@@ -1,0 +1,102 @@
+'use strict'
+/**
+ * Which tier (interpreted, Sparkplug baseline, Maglev, Turbofan) runs each
+ * profiled function when profiling ends, as V8's %GetOptimizationStatus says.
+ *
+ * The CPU profile names functions by location only, so the function objects
+ * are found through the inspector: every function on the heap
+ * (Runtime.queryObjects), narrowed by name, then matched by location. That
+ * walks the heap once, so it runs once, when profiling ends.
+ *
+ * The status reader (lib/v8/optimization-status.js) is an ES module: it is
+ * imported when the agent starts, so that it is ready for a synchronous exit.
+ */
+const path = require('node:path')
+const { pathToFileURL } = require('node:url')
+
+const STATUS = Symbol.for('dyno.optimizationStatus')
+const globals = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))
+
+const RANK = ['unknown', 'lazy', 'interpreted', 'baseline', 'maglev', 'turbofan']
+
+/** The most functions looked up by location. */
+const MAX_CANDIDATES = 5000
+
+function prepareTierReader () {
+  import(pathToFileURL(path.join(__dirname, '..', 'v8', 'optimization-status.js')).href)
+    .then((m) => {
+      const reader = m.createOptimizationStatusReader()
+      globals[STATUS] = (/** @type {Function} */ fn) => reader(fn).tier
+    })
+    .catch(() => {})
+}
+
+/**
+ * @typedef {{ functionName: string, scriptId: string, url: string, lineNumber: number, columnNumber: number }} CallFrame
+ */
+
+/**
+ * @param {import('./profiler.cjs').Profiler} profiler
+ * @param {CallFrame[]} frames the frames to ask about
+ * @returns {{ frame: CallFrame, tier: string }[] | null} null when the reader is not available
+ */
+function collectTiers (profiler, frames) {
+  if (typeof globals[STATUS] !== 'function' || frames.length === 0) return null
+  const names = [...new Set(frames.map((f) => shortName(f.functionName)))]
+  const { result: prototype } = profiler.post('Runtime.evaluate', { expression: 'Function.prototype' })
+  const { objects } = profiler.post('Runtime.queryObjects', { prototypeObjectId: prototype.objectId })
+  try {
+    // Indexes of the functions whose name a profiled frame has.
+    const { result: picked } = profiler.post('Runtime.callFunctionOn', {
+      objectId: objects.objectId,
+      functionDeclaration: `function (names, max) {
+        const wanted = new Set(names)
+        const out = []
+        for (let i = 0; i < this.length && out.length < max; i++) if (wanted.has(this[i].name)) out.push(i)
+        return out
+      }`,
+      arguments: [{ value: names }, { value: MAX_CANDIDATES }],
+      returnByValue: true
+    })
+    /** @type {Map<string, CallFrame>} */
+    const byLocation = new Map(frames.map((f) => [`${f.scriptId}:${f.lineNumber}:${f.columnNumber}`, f]))
+    /** Closures of one function share its location: keep the highest tier any of them reached. */
+    /** @type {Map<CallFrame, string>} */
+    const best = new Map()
+    for (const index of picked.value) {
+      const { result: fn } = profiler.post('Runtime.callFunctionOn', {
+        objectId: objects.objectId,
+        functionDeclaration: 'function (i) { return this[i] }',
+        arguments: [{ value: index }]
+      })
+      const { internalProperties = [] } = profiler.post('Runtime.getProperties', { objectId: fn.objectId, ownProperties: true })
+      const location = internalProperties.find((/** @type {{ name: string }} */ p) => p.name === '[[FunctionLocation]]')?.value?.value
+      const frame = location && byLocation.get(`${location.scriptId}:${location.lineNumber}:${location.columnNumber}`)
+      if (frame) {
+        const { result } = profiler.post('Runtime.callFunctionOn', {
+          objectId: fn.objectId,
+          functionDeclaration: 'function () { return globalThis[Symbol.for(\'dyno.optimizationStatus\')](this) }',
+          returnByValue: true
+        })
+        const previous = best.get(frame)
+        if (previous === undefined || RANK.indexOf(result.value) > RANK.indexOf(previous)) best.set(frame, result.value)
+      }
+      profiler.post('Runtime.releaseObject', { objectId: fn.objectId })
+    }
+    return [...best].map(([frame, tier]) => ({ frame, tier }))
+  } finally {
+    profiler.post('Runtime.releaseObject', { objectId: objects.objectId })
+  }
+}
+
+/**
+ * The name a function object carries, from the name the profiler shows:
+ * `Class.method` and `obj.method` are `method`.
+ * @param {string} name
+ */
+function shortName (name) {
+  const at = name.lastIndexOf('.')
+  return at === -1 ? name : name.slice(at + 1)
+}
+
+module.exports = { prepareTierReader, collectTiers }

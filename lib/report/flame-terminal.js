@@ -1,0 +1,28 @@
+import { pathToFileURL } from 'node:url'
+import { decimal } from './format.js'
+
+/**
+ * The end of a flame run on the terminal: the hottest functions by self
+ * time, how the app ended, and where the report is.
+ * @param {{ hot: import('../analyze/hot-functions.js').HotFunction[], html: string, exit?: { how: string } | null, samples: number, tiersKnown: boolean }} run
+ * @param {import('./style.js').Style} style
+ */
+export function renderFlameSummary (run, style) {
+  const out = []
+  if (run.samples === 0) {
+    out.push('No CPU samples: the app was idle the whole time.')
+  } else {
+    out.push(style.bold('Hottest functions (self time)'))
+    const rows = run.hot.map((f) => [
+      `${decimal(f.selfPercent, 1)}%`,
+      `${decimal(f.selfMs, 0)} ms`,
+      f.name + (run.tiersKnown && f.tier !== 'unknown' ? ` [${f.tier}]` : ''),
+      f.location || `(${f.category})`
+    ])
+    const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length)))
+    for (const r of rows) out.push(`  ${r[0].padStart(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padEnd(widths[2])}  ${style.dim(r[3])}`)
+  }
+  if (run.exit) out.push('', `The app ${run.exit.how}.`)
+  out.push('', `Report: ${pathToFileURL(run.html).href}`)
+  return out.join('\n') + '\n'
+}

@@ -1,0 +1,50 @@
+import { EventEmitter } from 'node:events'
+import { rmSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { onJsonLines } from '../agent/json-lines.cjs'
+
+/**
+ * The Unix socket dyno listens on for its agents (see lib/agent/channel.cjs).
+ * It lives in the temp folder, because a socket path must be short.
+ *
+ * Events: 'hello', 'listening', 'stopped', each with the agent's message.
+ */
+export class ChannelServer extends EventEmitter {
+  constructor () {
+    super()
+    this.path = join(tmpdir(), `dyno-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`)
+    /** @type {Set<net.Socket>} */
+    this.sockets = new Set()
+    this.server = net.createServer((socket) => this.accept(socket))
+  }
+
+  /** @returns {Promise<void>} */
+  listen () {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(this.path, () => resolve())
+    })
+  }
+
+  /** @param {net.Socket} socket */
+  accept (socket) {
+    this.sockets.add(socket)
+    onJsonLines(socket, (message) => this.emit(message.type, message))
+    socket.on('error', () => {})
+    socket.on('close', () => this.sockets.delete(socket))
+  }
+
+  /** Asks every agent still connected to stop profiling and write what it has. */
+  broadcastStop () {
+    for (const socket of this.sockets) socket.write('{"type":"stop"}\n')
+    return this.sockets.size
+  }
+
+  close () {
+    for (const socket of this.sockets) socket.destroy()
+    this.server.close()
+    rmSync(this.path, { force: true })
+  }
+}

@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { targetError, usageError } from '../errors.js'
+import { ChannelServer } from './channel-server.js'
+import { resolveProgram } from './command.js'
+
+const AGENT = fileURLToPath(new URL('../agent/agent.cjs', import.meta.url))
+
+/**
+ * The user's app, started with dyno's agent inside every Node.js process of
+ * it. It runs in its own process group, so that Ctrl-C reaches dyno first and
+ * dyno decides the order: stop profiling, then stop the app.
+ *
+ * @typedef {{ pid: number, ppid: number, argv: string[] }} AgentHello
+ * @typedef {{ pid: number, port: number, address: string, family: string }} AgentListening
+ * @typedef {{ code: number | null, signal: NodeJS.Signals | null }} TargetExit
+ */
+export class Target {
+  /**
+   * @param {object} options
+   * @param {string[]} options.command
+   * @param {string} options.cwd
+   * @param {NodeJS.ProcessEnv} options.env
+   * @param {string} options.runDir
+   * @param {number} options.samplingIntervalUs
+   */
+  constructor (options) {
+    this.options = options
+    this.channel = new ChannelServer()
+    /** @type {AgentHello[]} */
+    this.agents = []
+    /** @type {AgentListening | null} */
+    this.listening = null
+    /** @type {TargetExit | null} */
+    this.exit = null
+    /** @type {Promise<TargetExit> | null} */
+    this.exited = null
+    /** @type {import('node:child_process').ChildProcess | null} */
+    this.child = null
+    this.stoppedByDyno = false
+    this.channel.on('hello', (message) => this.agents.push(message))
+    this.channel.on('listening', (message) => { this.listening ??= message })
+  }
+
+  async start () {
+    const { command, cwd, env, runDir, samplingIntervalUs } = this.options
+    resolveProgram(command[0], cwd, env)
+    await this.channel.listen()
+    const nodeOptions = [env.NODE_OPTIONS, `--require "${AGENT.replace(/(["\\])/g, '\\$1')}"`].filter(Boolean).join(' ')
+    const child = spawn(command[0], command.slice(1), {
+      cwd,
+      env: {
+        ...env,
+        NODE_OPTIONS: nodeOptions,
+        DYNO_RUN_DIR: runDir,
+        DYNO_AGENT_SOCKET: this.channel.path,
+        DYNO_SAMPLING_INTERVAL: String(samplingIntervalUs)
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true
+    })
+    this.child = child
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exit = { code, signal }
+        resolve(this.exit)
+      })
+    })
+    // A spawn failure (not executable after all) arrives as an event.
+    const failed = once(child, 'error').then(([err]) => { throw usageError('DYNO_COMMAND_FAILED', `cannot start ${command[0]}: ${err.message}`) })
+    await Promise.race([once(child, 'spawn'), failed])
+  }
+
+  /**
+   * Resolves with the first TCP port a process of the app listens on.
+   * @param {number} timeoutMs
+   * @returns {Promise<AgentListening>}
+   */
+  async waitForListening (timeoutMs) {
+    if (this.listening) return this.listening
+    const listening = once(this.channel, 'listening').then(() => /** @type {AgentListening} */ (this.listening))
+    let timer
+    const timeout = new Promise((resolve, reject) => {
+      timer = setTimeout(() => reject(this.agents.length === 0
+        ? notNode(this.options.command)
+        : targetError('DYNO_LISTEN_TIMEOUT', `the app did not listen on a port within ${timeoutMs / 1000} s; raise --listen-timeout, or check that it starts a server`)), timeoutMs)
+    })
+    const exited = /** @type {Promise<TargetExit>} */ (this.exited).then((exit) => {
+      throw this.agents.length === 0 ? notNode(this.options.command) : targetError('DYNO_TARGET_EXITED', `the app ${describeExit(exit)} before it listened on a port`)
+    })
+    try {
+      return await Promise.race([listening, timeout, exited])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /**
+   * Asks every agent to stop profiling and write, waits for them, then stops
+   * the app: SIGTERM to its process group, SIGKILL if it is still there later.
+   * @param {{ agentTimeoutMs?: number, exitTimeoutMs?: number }} [options]
+   */
+  async stop ({ agentTimeoutMs = 10_000, exitTimeoutMs = 5000 } = {}) {
+    if (!this.exit) {
+      const waiting = this.channel.broadcastStop()
+      let answered = 0
+      await new Promise((resolve) => {
+        if (waiting === 0) return resolve(undefined)
+        const timer = setTimeout(resolve, agentTimeoutMs)
+        this.channel.on('stopped', () => {
+          if (++answered >= waiting) {
+            clearTimeout(timer)
+            resolve(undefined)
+          }
+        })
+        this.exited?.then(() => { clearTimeout(timer); resolve(undefined) })
+      })
+    }
+    if (!this.exit) {
+      this.stoppedByDyno = true
+      this.signal('SIGTERM')
+      const timer = setTimeout(() => this.signal('SIGKILL'), exitTimeoutMs)
+      await this.exited
+      clearTimeout(timer)
+    }
+    this.channel.close()
+    return /** @type {TargetExit} */ (this.exit)
+  }
+
+  /** Waits for the app to end by itself. */
+  async waitForExit () {
+    const exit = await this.exited
+    this.channel.close()
+    return /** @type {TargetExit} */ (exit)
+  }
+
+  /** @param {NodeJS.Signals} signal */
+  signal (signal) {
+    const pid = this.child?.pid
+    if (pid === undefined || this.exit) return
+    try {
+      process.kill(-pid, signal)
+    } catch {
+      try { process.kill(pid, signal) } catch {}
+    }
+  }
+}
+
+/** @param {string[]} command */
+function notNode (command) {
+  return usageError('DYNO_NOT_NODE', `"${command.join(' ')}" started no Node.js process; dyno profiles commands that run node, like: -- node app.js, -- npm start`)
+}
+
+/** @param {TargetExit} exit */
+export function describeExit (exit) {
+  if (exit.signal) return `was killed by ${exit.signal}`
+  return `exited with code ${exit.code}`
+}
