@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * How long dyno takes to turn a 10-minute profile into its run folder:
- * sixty 10-second chunks (600k samples at 1 ms, tens of thousands of
- * distinct functions, a few hundred thousand call-tree nodes), merged, then
- * written as .cpuprofile, pprof, collapsed stacks and flamegraph.html.
+ * How long dyno takes to turn a 10-minute profile into its run folder: the
+ * chunks the agent writes (10, 20 and 40 s, then a minute each; 600k
+ * samples at 1 ms, tens of thousands of distinct functions, a few hundred
+ * thousand call-tree nodes), merged, then written as .cpuprofile, pprof,
+ * collapsed stacks and flamegraph.html.
  *
  *   node bench/flame-write.js [--functions 40000] [--tree 250000]
  */
@@ -17,8 +18,10 @@ import { mergedProfile, readProcesses } from '../lib/target/collect.js'
 const { values } = parseArgs({ options: { functions: { type: 'string', default: '40000' }, tree: { type: 'string', default: '250000' } } })
 const FUNCTIONS = Number(values.functions)
 const TREE = Number(values.tree)
-const CHUNKS = 60
-const PER_CHUNK = 10_000
+// Chunk lengths in seconds, as lib/agent/session.cjs grows them, up to 10 minutes.
+const chunkSeconds = [10, 20, 40]
+while (chunkSeconds.reduce((a, b) => a + b, 0) < 600) chunkSeconds.push(Math.min(60, 600 - chunkSeconds.reduce((a, b) => a + b, 0)))
+const CHUNKS = chunkSeconds.length
 
 let seed = 42
 const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647
@@ -41,7 +44,9 @@ mkdirSync(raw)
 const pid = 4242
 writeFileSync(join(raw, `${pid}.process.json`), JSON.stringify({ pid, ppid: 1, argv: ['node', 'app.js'], execArgv: [], cwd: '/srv/app', node: process.versions.node, v8: process.versions.v8, startedAt: new Date().toISOString() }))
 let nodeCount = 0
+let chunkStart = 0
 for (let c = 0; c < CHUNKS; c++) {
+  const perChunk = chunkSeconds[c] * 1000
   // A chunk holds the nodes on the paths its samples took, as V8 writes it.
   /** @type {Map<number, { id: number, callFrame: object, hitCount: number, children: number[] }>} */
   const nodes = new Map()
@@ -55,7 +60,7 @@ for (let c = 0; c < CHUNKS; c++) {
   }
   ensure(0)
   const samples = []
-  for (let s = 0; s < PER_CHUNK; s++) {
+  for (let s = 0; s < perChunk; s++) {
     const i = 1 + Math.floor(random() ** 1.3 * (TREE - 1))
     ensure(i).hitCount++
     samples.push(i + 1)
@@ -63,14 +68,14 @@ for (let c = 0; c < CHUNKS; c++) {
   nodeCount += nodes.size
   writeFileSync(join(raw, `${pid}.${c}.cpuprofile`), JSON.stringify({
     nodes: [...nodes.values()],
-    startTime: c * 10_000_000,
-    endTime: (c + 1) * 10_000_000,
+    startTime: chunkStart,
+    endTime: (chunkStart += chunkSeconds[c] * 1_000_000),
     samples,
     timeDeltas: samples.map(() => 1000)
   }))
 }
 writeFileSync(join(folder, FILES.meta), JSON.stringify({ schemaVersion: 1, command: 'flame', title: 'node app.js (synthetic 10-minute profile)', cwd: '/srv/app', startedAt: new Date().toISOString() }))
-console.log(`${CHUNKS} chunks, ${CHUNKS * PER_CHUNK} samples, ${FUNCTIONS} functions, ${nodeCount} chunk nodes in all`)
+console.log(`${CHUNKS} chunks, 600000 samples, ${FUNCTIONS} functions, ${nodeCount} chunk nodes in all`)
 
 const started = performance.now()
 const [processRecord] = readProcesses(folder)

@@ -1,7 +1,7 @@
 'use strict'
 /**
- * One profiling session inside the app: starts the profiler, writes a chunk
- * of profile every `chunkMs` (so a crash loses at most one chunk), tells
+ * One profiling session inside the app: starts the profiler, writes the
+ * profile in chunks as it goes (so a crash loses at most one chunk), tells
  * dyno when the app listens, and writes the last chunk when dyno asks or
  * when the process exits, whichever comes first.
  *
@@ -15,6 +15,9 @@ const { Profiler } = require('./profiler.cjs')
 const { connectChannel } = require('./channel.cjs')
 const { onListening } = require('./listening.cjs')
 const { collectTiers, prepareTierReader } = require('./tiers.cjs')
+
+/** The longest a chunk of profile grows before it is written. */
+const MAX_CHUNK_MS = 60_000
 
 /** The most functions whose optimization tier is looked up at the end. */
 const MAX_TIER_FRAMES = 400
@@ -65,10 +68,22 @@ function startAgent (options) {
     fs.writeFileSync(file(`${chunk++}.cpuprofile`), JSON.stringify(profile))
   }
 
-  const rotation = setInterval(() => {
-    if (!ended) writeChunk(profiler.rotate())
-  }, options.chunkMs)
-  rotation.unref()
+  // The first chunks are short, so an early crash loses little; later ones
+  // grow to a minute, because each rotation briefly stops the app to hand
+  // over its profile, and dyno merges fewer chunks.
+  let chunkMs = options.chunkMs
+  /** @type {NodeJS.Timeout} */
+  let rotation
+  const scheduleRotation = () => {
+    rotation = setTimeout(() => {
+      if (ended) return
+      writeChunk(profiler.rotate())
+      chunkMs = Math.min(chunkMs * 2, MAX_CHUNK_MS)
+      scheduleRotation()
+    }, chunkMs)
+    rotation.unref()
+  }
+  scheduleRotation()
 
   /**
    * @param {string} how 'stopped' (dyno asked), 'exit', 'channel-closed'
@@ -77,7 +92,7 @@ function startAgent (options) {
   const end = (how, code) => {
     if (ended) return
     ended = true
-    clearInterval(rotation)
+    clearTimeout(rotation)
     writeChunk(profiler.stop())
     writeJson('end.json', { how, code, uncaught, at: new Date().toISOString() })
     try {
