@@ -22,11 +22,15 @@ export class ChannelServer extends EventEmitter {
 
   /** @returns {Promise<void>} */
   listen () {
+    // However dyno ends, the socket file goes with it.
+    process.once('exit', this.removeFile)
     return new Promise((resolve, reject) => {
       this.server.once('error', reject)
       this.server.listen(this.path, () => resolve())
     })
   }
+
+  removeFile = () => rmSync(this.path, { force: true })
 
   /** @param {net.Socket} socket */
   accept (socket) {
@@ -45,6 +49,7 @@ export class ChannelServer extends EventEmitter {
   close () {
     for (const socket of this.sockets) socket.destroy()
     this.server.close()
-    rmSync(this.path, { force: true })
+    this.removeFile()
+    process.off('exit', this.removeFile)
   }
 }

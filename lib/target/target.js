@@ -69,7 +69,12 @@ export class Target {
     })
     // A spawn failure (not executable after all) arrives as an event.
     const failed = once(child, 'error').then(([err]) => { throw usageError('DYNO_COMMAND_FAILED', `cannot start ${command[0]}: ${err.message}`) })
-    await Promise.race([once(child, 'spawn'), failed])
+    try {
+      await Promise.race([once(child, 'spawn'), failed])
+    } catch (err) {
+      this.channel.close()
+      throw err
+    }
   }
 
   /**
