@@ -1,60 +1,63 @@
 'use strict'
 /**
- * The V8 CPU profiler through an in-process inspector session (no port is
- * opened). In-process sessions answer synchronously, which lets the last
- * chunk be written from an 'exit' handler.
+ * The V8 CPU profiler of the app's main thread, driven from the agent's
+ * worker thread through an inspector session connected to the main thread
+ * (no port is opened). V8 hands such a session's messages to the main thread
+ * between two JavaScript instructions, so the worker can stop the profiler
+ * and take its profile even while the app's event loop is blocked: the very
+ * moment a profile matters most.
  */
 const inspector = require('node:inspector')
 
 class Profiler {
-  /** @param {number} samplingIntervalUs */
-  constructor (samplingIntervalUs) {
+  constructor () {
     this.session = new inspector.Session()
-    this.session.connect()
-    this.post('Profiler.enable')
-    this.post('Profiler.setSamplingInterval', { interval: samplingIntervalUs })
-    this.running = false
+    this.session.connectToMainThread()
   }
 
   /**
    * @param {string} method
    * @param {object} [params]
-   * @returns {any}
+   * @returns {Promise<any>}
    */
   post (method, params) {
-    /** @type {Error | null} */
-    let error = null
-    /** @type {any} */
-    let result = null
-    this.session.post(method, params, (err, res) => {
-      error = err
-      result = res
+    return new Promise((resolve, reject) => {
+      this.session.post(method, params, (err, result) => err ? reject(err) : resolve(result))
     })
-    if (error) throw error
-    return result
   }
 
-  start () {
-    this.post('Profiler.start')
-    this.running = true
+  /** @param {number} samplingIntervalUs */
+  async start (samplingIntervalUs) {
+    await this.post('Profiler.enable')
+    await this.post('Profiler.setSamplingInterval', { interval: samplingIntervalUs })
+    await this.post('Profiler.start')
   }
 
-  /** Stops and returns the profile collected since start. */
-  stop () {
-    this.running = false
-    return /** @type {{ profile: { nodes: { callFrame: import('./tiers.cjs').CallFrame, hitCount?: number }[] } }} */ (this.post('Profiler.stop')).profile
+  /**
+   * Stops and returns the profile collected since start.
+   * @returns {Promise<{ nodes: { callFrame: import('./tiers.cjs').CallFrame, hitCount?: number }[] }>}
+   */
+  async stop () {
+    return (await this.post('Profiler.stop')).profile
+  }
+
+  /** Stops, hands back the profile so far, and starts a new one at once. */
+  async rotate () {
+    const profile = await this.stop()
+    await this.post('Profiler.start')
+    return profile
   }
 
   /**
    * Where each function of the given scripts starts and ends (character
    * offsets), from V8's best-effort coverage, which costs nothing until asked.
-   * Older V8 lines fold an inlined function's samples into its caller's
-   * frame; these ranges let dyno give them back to the function.
+   * Some V8 lines fold an inlined function's samples into its caller's frame;
+   * these ranges let dyno give them back to the function.
    * @param {Set<string>} urls
-   * @returns {{ url: string, functions: [string, number, number][] }[]}
+   * @returns {Promise<{ url: string, functions: [string, number, number][] }[]>}
    */
-  functionRanges (urls) {
-    const { result } = this.post('Profiler.getBestEffortCoverage')
+  async functionRanges (urls) {
+    const { result } = await this.post('Profiler.getBestEffortCoverage')
     return result
       .filter((/** @type {{ url: string }} */ script) => urls.has(script.url) && !script.url.startsWith('node:'))
       .map((/** @type {{ url: string, functions: { functionName: string, ranges: { startOffset: number, endOffset: number }[] }[] }} */ script) => ({
@@ -63,13 +66,6 @@ class Profiler {
           .filter((fn) => fn.ranges.length > 0)
           .map((fn) => /** @type {[string, number, number]} */ ([fn.functionName, fn.ranges[0].startOffset, fn.ranges[0].endOffset]))
       }))
-  }
-
-  /** Stops, hands back the profile so far, and starts a new one at once. */
-  rotate () {
-    const profile = this.stop()
-    this.start()
-    return profile
   }
 }
 

@@ -1,26 +1,22 @@
 'use strict'
 /**
- * One profiling session inside the app: starts the profiler, writes the
- * profile in chunks as it goes (so a crash loses at most one chunk), tells
- * dyno when the app listens, and writes the last chunk when dyno asks or
- * when the process exits, whichever comes first.
+ * The agent's main-thread side. It starts the agent's worker thread (which
+ * drives the profiler, writes the profile and talks to dyno; see
+ * worker.cjs), and tells it what only the main thread sees: that the app
+ * listens, that an exception went uncaught, that the process is exiting.
  *
  * Files, in `<runDir>/raw/`: `<pid>.process.json` (who this process is),
- * `<pid>.<n>.cpuprofile` (the chunks), `<pid>.listening.json`, `<pid>.end.json`
- * (how profiling ended).
+ * `<pid>.listening.json`, and what the worker writes.
  */
 const fs = require('node:fs')
 const path = require('node:path')
-const { Profiler } = require('./profiler.cjs')
-const { connectChannel } = require('./channel.cjs')
+const { Worker } = require('node:worker_threads')
 const { onListening } = require('./listening.cjs')
-const { collectTiers, prepareTierReader } = require('./tiers.cjs')
+const { prepareTierReader } = require('./tiers.cjs')
 
-/** The longest a chunk of profile grows before it is written. */
-const MAX_CHUNK_MS = 60_000
-
-/** The most functions whose optimization tier is looked up at the end. */
-const MAX_TIER_FRAMES = 400
+/** How long the process may wait for the worker: to start profiling, and to write the last chunk at exit. */
+const START_WAIT_MS = 2000
+const EXIT_WAIT_MS = 10_000
 
 /**
  * @param {{ runDir: string, socketPath: string | null, samplingIntervalUs: number, chunkMs: number }} options
@@ -29,9 +25,11 @@ function startAgent (options) {
   const dir = path.join(options.runDir, 'raw')
   fs.mkdirSync(dir, { recursive: true })
   const pid = process.pid
-  const file = (/** @type {string} */ name) => path.join(dir, `${pid}.${name}`)
-  const writeJson = (/** @type {string} */ name, /** @type {unknown} */ value) => fs.writeFileSync(file(name), JSON.stringify(value))
-
+  const writeJson = (/** @type {string} */ name, /** @type {unknown} */ value) => {
+    try {
+      fs.writeFileSync(path.join(dir, `${pid}.${name}`), JSON.stringify(value))
+    } catch {}
+  }
   writeJson('process.json', {
     pid,
     ppid: process.ppid,
@@ -43,90 +41,44 @@ function startAgent (options) {
     startedAt: new Date().toISOString()
   })
 
-  const profiler = new Profiler(options.samplingIntervalUs)
-  profiler.start()
-  prepareTierReader()
-  let chunk = 0
-  let ended = false
-  /** @type {{ name: string, message: string } | null} */
-  let uncaught = null
-
-  /** Script URLs the profile has seen, for the function ranges written at the end. */
-  const profiledUrls = new Set()
-  /** JavaScript frames the profile has seen, with their samples, for the tiers written at the end. */
-  const profiledFrames = new Map()
-  const writeChunk = (/** @type {{ nodes: { callFrame: import('./tiers.cjs').CallFrame, hitCount?: number }[] }} */ profile) => {
-    for (const node of profile.nodes) {
-      const cf = node.callFrame
-      profiledUrls.add(cf.url)
-      if (!cf.url) continue
-      const key = `${cf.scriptId}:${cf.lineNumber}:${cf.columnNumber}`
-      const seen = profiledFrames.get(key)
-      if (seen) seen.hits += node.hitCount || 0
-      else profiledFrames.set(key, { frame: cf, hits: node.hitCount || 0 })
-    }
-    fs.writeFileSync(file(`${chunk++}.cpuprofile`), JSON.stringify(profile))
-  }
-
-  // The first chunks are short, so an early crash loses little; later ones
-  // grow to a minute, because each rotation briefly stops the app to hand
-  // over its profile, and dyno merges fewer chunks.
-  let chunkMs = options.chunkMs
-  /** @type {NodeJS.Timeout} */
-  let rotation
-  const scheduleRotation = () => {
-    rotation = setTimeout(() => {
-      if (ended) return
-      writeChunk(profiler.rotate())
-      chunkMs = Math.min(chunkMs * 2, MAX_CHUNK_MS)
-      scheduleRotation()
-    }, chunkMs)
-    rotation.unref()
-  }
-  scheduleRotation()
-
-  /**
-   * @param {string} how 'stopped' (dyno asked), 'exit', 'channel-closed'
-   * @param {number | null} code
-   */
-  const end = (how, code) => {
-    if (ended) return
-    ended = true
-    clearTimeout(rotation)
-    writeChunk(profiler.stop())
-    writeJson('end.json', { how, code, uncaught, at: new Date().toISOString() })
-    try {
-      writeJson('functions.json', profiler.functionRanges(profiledUrls))
-    } catch {}
-    try {
-      const hottest = [...profiledFrames.values()].sort((a, b) => b.hits - a.hits).slice(0, MAX_TIER_FRAMES).map((f) => f.frame)
-      const tiers = collectTiers(profiler, hottest)
-      if (tiers) writeJson('tiers.json', { tiers })
-    } catch {}
-  }
-
-  process.on('uncaughtExceptionMonitor', (err) => {
-    const e = /** @type {Error} */ (err)
-    uncaught = { name: String(e && e.name), message: String(e && e.message) }
+  // [0]: 1 once the worker profiles; [1]: 1 once it wrote the last chunk.
+  const flags = new Int32Array(new SharedArrayBuffer(8))
+  const worker = new Worker(path.join(__dirname, 'worker.cjs'), {
+    workerData: { ...options, pid, dir, flags },
+    stdout: true,
+    stderr: true
   })
-  process.on('exit', (code) => end('exit', code))
+  worker.unref()
+  worker.on('error', () => {})
+  prepareTierReader()
 
-  /** @type {ReturnType<typeof connectChannel> | null} */
-  const channel = options.socketPath
-    ? connectChannel(options.socketPath, {
-      onStop: () => {
-        end('stopped', null)
-        channel?.send({ type: 'stopped', pid })
-      },
-      onClose: () => end('channel-closed', null)
-    })
-    : null
-  channel?.send({ type: 'hello', pid, ppid: process.ppid, argv: process.argv })
+  // The worker starts the profiler through the main thread, which must run
+  // JavaScript to take the request: wait for it here, so the app's first
+  // line is profiled.
+  waitFor(flags, 0, START_WAIT_MS)
 
   onListening((address) => {
     writeJson('listening.json', address)
-    channel?.send({ type: 'listening', pid, ...address })
+    worker.postMessage({ type: 'listening', address })
   })
+  process.on('uncaughtExceptionMonitor', (err) => {
+    const e = /** @type {Error} */ (err)
+    worker.postMessage({ type: 'uncaught', uncaught: { name: String(e && e.name), message: String(e && e.message) } })
+  })
+  process.on('exit', (code) => {
+    worker.postMessage({ type: 'exit', code })
+    waitFor(flags, 1, EXIT_WAIT_MS)
+  })
+}
+
+/**
+ * Waits for the worker to set a flag, running JavaScript all the while
+ * (Atomics.wait would block the worker's inspector requests to this thread).
+ * @param {Int32Array} flags @param {number} index @param {number} ms
+ */
+function waitFor (flags, index, ms) {
+  const until = Date.now() + ms
+  while (Atomics.load(flags, index) === 0 && Date.now() < until);
 }
 
 module.exports = { startAgent }

@@ -8,8 +8,9 @@
  * (Runtime.queryObjects), narrowed by name, then matched by location. That
  * walks the heap once, so it runs once, when profiling ends.
  *
- * The status reader (lib/v8/optimization-status.js) is an ES module: it is
- * imported when the agent starts, so that it is ready for a synchronous exit.
+ * The status reader (lib/v8/optimization-status.js) is an ES module, imported
+ * on the main thread when the agent starts; the lookups run from the agent's
+ * worker, through its inspector session.
  */
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
@@ -36,18 +37,21 @@ function prepareTierReader () {
  */
 
 /**
+ * Runs in the agent's worker; the functions and the reader live on the main thread.
  * @param {import('./profiler.cjs').Profiler} profiler
  * @param {CallFrame[]} frames the frames to ask about
- * @returns {{ frame: CallFrame, tier: string }[] | null} null when the reader is not available
+ * @returns {Promise<{ frame: CallFrame, tier: string }[] | null>} null when the reader is not available
  */
-function collectTiers (profiler, frames) {
-  if (typeof globals[STATUS] !== 'function' || frames.length === 0) return null
+async function collectTiers (profiler, frames) {
+  if (frames.length === 0) return null
+  const { result: ready } = await profiler.post('Runtime.evaluate', { expression: 'typeof globalThis[Symbol.for(\'dyno.optimizationStatus\')] === \'function\'', returnByValue: true })
+  if (ready.value !== true) return null
   const names = [...new Set(frames.map((f) => shortName(f.functionName)))]
-  const { result: prototype } = profiler.post('Runtime.evaluate', { expression: 'Function.prototype' })
-  const { objects } = profiler.post('Runtime.queryObjects', { prototypeObjectId: prototype.objectId })
+  const { result: prototype } = await profiler.post('Runtime.evaluate', { expression: 'Function.prototype' })
+  const { objects } = await profiler.post('Runtime.queryObjects', { prototypeObjectId: prototype.objectId })
   try {
     // Indexes of the functions whose name a profiled frame has.
-    const { result: picked } = profiler.post('Runtime.callFunctionOn', {
+    const { result: picked } = await profiler.post('Runtime.callFunctionOn', {
       objectId: objects.objectId,
       functionDeclaration: `function (names, max) {
         const wanted = new Set(names)
@@ -64,16 +68,16 @@ function collectTiers (profiler, frames) {
     /** @type {Map<CallFrame, string>} */
     const best = new Map()
     for (const index of picked.value) {
-      const { result: fn } = profiler.post('Runtime.callFunctionOn', {
+      const { result: fn } = await profiler.post('Runtime.callFunctionOn', {
         objectId: objects.objectId,
         functionDeclaration: 'function (i) { return this[i] }',
         arguments: [{ value: index }]
       })
-      const { internalProperties = [] } = profiler.post('Runtime.getProperties', { objectId: fn.objectId, ownProperties: true })
+      const { internalProperties = [] } = await profiler.post('Runtime.getProperties', { objectId: fn.objectId, ownProperties: true })
       const location = internalProperties.find((/** @type {{ name: string }} */ p) => p.name === '[[FunctionLocation]]')?.value?.value
       const frame = location && byLocation.get(`${location.scriptId}:${location.lineNumber}:${location.columnNumber}`)
       if (frame) {
-        const { result } = profiler.post('Runtime.callFunctionOn', {
+        const { result } = await profiler.post('Runtime.callFunctionOn', {
           objectId: fn.objectId,
           functionDeclaration: 'function () { return globalThis[Symbol.for(\'dyno.optimizationStatus\')](this) }',
           returnByValue: true
@@ -81,11 +85,11 @@ function collectTiers (profiler, frames) {
         const previous = best.get(frame)
         if (previous === undefined || RANK.indexOf(result.value) > RANK.indexOf(previous)) best.set(frame, result.value)
       }
-      profiler.post('Runtime.releaseObject', { objectId: fn.objectId })
+      await profiler.post('Runtime.releaseObject', { objectId: fn.objectId })
     }
     return [...best].map(([frame, tier]) => ({ frame, tier }))
   } finally {
-    profiler.post('Runtime.releaseObject', { objectId: objects.objectId })
+    await profiler.post('Runtime.releaseObject', { objectId: objects.objectId })
   }
 }
 

@@ -37,7 +37,7 @@ export function buildFlameData (profile, { title, cwd, meta = {}, tierInfo = nul
     for (const n of profile.nodes) if (n.hitCount) selfById.set(n.id, n.hitCount)
   }
   const hasParent = new Set(profile.nodes.flatMap((n) => n.children ?? []))
-  const root = profile.nodes.find((n) => !hasParent.has(n.id))
+  const root = profile.nodes.find((n) => !hasParent.has(n.id)) ?? profile.nodes[0]
   const inlining = scripts.size > 0 ? inliningContext(profile, scripts) : null
 
   /** @type {string[]} */
@@ -126,10 +126,12 @@ export function buildFlameData (profile, { title, cwd, meta = {}, tierInfo = nul
       for (let c = children.length - 1; c >= 0; c--) stack.push([children[c], index, key])
     }
     pushChildren(root, 0, '')
+    const visited = new Set()
     while (stack.length > 0) {
       const [id, parent, parentKey] = /** @type {[number, number, string]} */ (stack.pop())
       const node = byId.get(id)
-      if (!node) continue
+      if (!node || visited.has(id)) continue
+      visited.add(id)
       const cf = node.callFrame
       const self = selfById.get(id) ?? 0
       if (cf.functionName === '(idle)' && cf.url === '') {

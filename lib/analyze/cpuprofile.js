@@ -48,9 +48,11 @@ export function frameKey (frame) {
 export function whyNotProfile (value) {
   if (value === null || typeof value !== 'object') return 'it is not a JSON object'
   if (!Array.isArray(value.nodes) || value.nodes.length === 0) return 'it has no "nodes" array'
-  if (!value.nodes.every((/** @type {any} */ n) => n && typeof n.id === 'number' && n.callFrame && typeof n.callFrame.functionName === 'string')) {
-    return 'its nodes are not profile nodes (id, callFrame)'
-  }
+  const isNode = (/** @type {any} */ n) => n && typeof n.id === 'number' && n.callFrame &&
+    typeof n.callFrame.functionName === 'string' && typeof n.callFrame.url === 'string' &&
+    (n.children === undefined || (Array.isArray(n.children) && n.children.every((/** @type {unknown} */ c) => typeof c === 'number')))
+  if (!value.nodes.every(isNode)) return 'its nodes are not profile nodes (id, callFrame with functionName and url, children)'
+
   if (value.samples !== undefined && !Array.isArray(value.samples)) return '"samples" is not an array'
   return null
 }
@@ -108,7 +110,7 @@ export class ProfileMerger {
     if (script > 0 && cf.lineNumber >= 0) {
       let positions = this.scriptFrames.get(script)
       if (!positions) this.scriptFrames.set(script, (positions = new Map()))
-      const position = cf.lineNumber * 65536 + cf.columnNumber
+      const position = cf.lineNumber * 4294967296 + cf.columnNumber
       let id = positions.get(position)
       if (id === undefined) positions.set(position, (id = this.frameCount++))
       return id
@@ -159,8 +161,9 @@ export class ProfileMerger {
       indexOf.set(chunkNodes[i].id, i)
       for (const c of chunkNodes[i].children ?? []) isChild.add(c)
     }
-    const rootIndex = chunkNodes.findIndex((n) => !isChild.has(n.id))
-    if (rootIndex === -1) return
+    // The root is the node no other lists; a malformed profile may have none.
+    const rootIndex = Math.max(0, chunkNodes.findIndex((n) => !isChild.has(n.id)))
+    if (chunkNodes.length === 0) return
     if (nodes.length === 0) {
       nodes.push({ id: 1, callFrame: chunkNodes[rootIndex].callFrame, hitCount: 0, children: [] })
       this.childFrames.push([])
@@ -172,6 +175,8 @@ export class ProfileMerger {
     while (pending.length > 0) {
       const node = chunkNodes[/** @type {number} */ (pending.pop())]
       const id = /** @type {number} */ (pendingMerged.pop())
+      // Each node once, even in a malformed profile that lists a node below itself.
+      if (mapped.has(node.id)) continue
       mapped.set(node.id, id)
       const merged = nodes[id - 1]
       merged.hitCount = (merged.hitCount ?? 0) + (node.hitCount ?? 0)

@@ -4,7 +4,6 @@ import { whyNotProfile } from '../analyze/cpuprofile.js'
 import { FILES, renderFlameFolder } from '../commands/flame-report.js'
 import { runFlame, withPort } from '../commands/flame.js'
 import { usageError } from '../errors.js'
-import { resolveOptions } from '../load/options.js'
 import { renderLoadHeader, renderLoadResult } from '../report/load-terminal.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
 import { createProgressBar } from '../report/progress.js'
@@ -30,6 +29,7 @@ export const command = {
     { name: 'on-port', type: 'string', placeholder: 'command', description: 'once the app listens, run this shell command (PORT is set) and stop when it exits' },
     { name: 'sampling-interval', type: 'integer', min: 50, default: 1000, placeholder: 'µs', description: 'microseconds between CPU samples' },
     { name: 'listen-timeout', type: 'duration', default: 30, placeholder: 'seconds', description: 'with --load or --on-port: how long to wait for the app to listen' },
+    { name: 'stop-grace', type: 'duration', default: 5, placeholder: 'seconds', description: 'how long the app may take to shut down after SIGTERM before it gets SIGKILL' },
     { name: 'out', type: 'string', default: '.dyno', placeholder: 'folder', description: 'where run folders go' },
     { name: 'view', type: 'string', placeholder: 'file.cpuprofile', description: 'render a profile written by node --cpu-prof or DevTools, instead of running anything' }
   ],
@@ -54,7 +54,7 @@ export async function run (argv, io) {
   if (values.view !== undefined) {
     if (target.length > 0) throw usageError('DYNO_BAD_FLAG', '--view renders a profile; it takes no command')
     const rendered = viewProfile(values.view, values.out, io.cwd)
-    io.stdout.write(renderFlameSummary({ ...rendered, exit: null, samples: rendered.data.meta.samples, tiersKnown: rendered.data.meta.tiersKnown }, style))
+    io.stdout.write(renderFlameSummary(rendered, null, style))
     return 0
   }
   if (target.length === 0) throw usageError('DYNO_NO_COMMAND', 'no command to profile; give it after --, like: dyno flame -- node app.js')
@@ -62,9 +62,8 @@ export async function run (argv, io) {
 
   let loadOptions = null
   if (values.load !== undefined) {
-    loadOptions = (await parseLoadArgs(splitWords(values.load), io.cwd)).options
-    // Check the URL and numbers now, with a stand-in port, rather than after the app started.
-    resolveOptions({ ...loadOptions, url: withPort(loadOptions.url, 1) })
+    // Checked now, with a stand-in port, rather than after the app started.
+    loadOptions = (await parseLoadArgs(splitWords(values.load), io.cwd, { urlToCheck: (url) => withPort(url, 1) })).options
   }
 
   const bar = values.load !== undefined && io.stderr.isTTY ? createProgressBar(io.stderr) : null
@@ -78,6 +77,7 @@ export async function run (argv, io) {
       onPort: values['on-port'] ?? null,
       samplingIntervalUs: values['sampling-interval'],
       listenTimeoutMs: values['listen-timeout'] * 1000,
+      stopGraceMs: values['stop-grace'] * 1000,
       out: resolve(io.cwd, values.out),
       signal: controller.signal
     }, { cwd: io.cwd, env: io.env }, {
@@ -90,7 +90,7 @@ export async function run (argv, io) {
   }
 
   if (result.load) io.stdout.write(renderLoadResult(result.load, { style }) + '\n')
-  io.stdout.write(renderFlameSummary({ ...result, samples: result.data.meta.samples, tiersKnown: result.data.meta.tiersKnown }, style))
+  if (result.rendered) io.stdout.write(renderFlameSummary(result.rendered, result.exit, style))
   if (result.failure) io.stderr.write(`dyno flame: ${/** @type {Error} */ (result.failure).message}\n`)
   else if (result.exitCode !== 0) io.stderr.write(`dyno flame: the app ${result.exit.how}\n`)
   return result.exitCode

@@ -9,6 +9,8 @@
  * @property {(listener: () => void) => () => void} onInterrupt runs `listener` on Ctrl-C; returns the way to stop listening
  */
 
+const STOP_SIGNALS = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])
+
 /** @returns {IO} */
 export function processIO () {
   return {
@@ -17,8 +19,10 @@ export function processIO () {
     cwd: process.cwd(),
     env: process.env,
     onInterrupt (listener) {
-      process.on('SIGINT', listener)
-      return () => process.off('SIGINT', listener)
+      // Asked to stop by a terminal, a supervisor or a closed session: end
+      // the run and keep what was measured.
+      for (const signal of STOP_SIGNALS) process.on(signal, listener)
+      return () => { for (const signal of STOP_SIGNALS) process.off(signal, listener) }
     }
   }
 }

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { usageError } from '../errors.js'
+import { resolveOptions } from '../load/options.js'
+import { loadRequestsFile } from '../load/requests-file.js'
 import { load } from '../load/run.js'
 import { renderLoadHeader, renderLoadResult } from '../report/load-terminal.js'
 import { createProgressBar } from '../report/progress.js'
@@ -25,7 +27,7 @@ export const command = {
     { name: 'timeout', short: 't', type: 'duration', default: 10, placeholder: 'seconds', description: 'seconds a request may wait for its response' },
     { name: 'workers', short: 'w', type: 'integer', min: 0, default: 0, placeholder: 'n', description: 'worker threads, each with its share of connections (0: one thread)' },
     { name: 'rate', short: 'R', type: 'number', placeholder: 'req/s', description: 'open model: send this many requests per second in total, evenly spaced' },
-    { name: 'max-connections', type: 'integer', min: 1, default: 1000, placeholder: 'n', description: 'open model: most connections to open when the server falls behind' },
+    { name: 'max-connections', type: 'integer', min: 1, placeholder: 'n', description: 'open model: most connections to open when the server falls behind (default: 1000, or -c when higher)' },
     { name: 'method', short: 'm', type: 'string', default: 'GET', placeholder: 'method', description: 'HTTP method' },
     { name: 'header', short: 'H', type: 'string', multiple: true, placeholder: 'name: value', description: 'request header; "name=value" works too' },
     { name: 'body', short: 'b', type: 'string', placeholder: 'text', description: 'request body' },
@@ -83,11 +85,13 @@ export async function run (argv, io) {
 }
 
 /**
- * `dyno load`'s flags and URL as load options; `dyno flame --load` uses it too.
+ * `dyno load`'s flags and URL as load options, checked; `dyno flame --load` uses it too.
  * @param {string[]} argv
  * @param {string} cwd
+ * @param {{ urlToCheck?: (url: string) => string }} [options] what the URL is checked as
+ *   (flame's URL holds `$PORT` until the app listens)
  */
-export async function parseLoadArgs (argv, cwd) {
+export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url } = {}) {
   const { values, positionals, given } = parseFlags(command, argv)
   if (positionals.length !== 1) {
     throw usageError('DYNO_BAD_URL', positionals.length === 0
@@ -96,7 +100,11 @@ export async function parseLoadArgs (argv, cwd) {
   }
   // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
   if (values.amount !== undefined && !given.has('duration')) values.duration = undefined
-  return { options: await loadOptionsFromFlags(values, positionals[0], cwd), values }
+  const options = await loadOptionsFromFlags(values, positionals[0], cwd)
+  // Every mistake now, before a header is printed or an app is started.
+  if (options.requestsFile) options.requests = await loadRequestsFile(options.requestsFile)
+  resolveOptions({ ...options, url: urlToCheck(options.url) })
+  return { options, values }
 }
 
 /**

@@ -26,6 +26,6 @@ export async function run (argv, io) {
   const meta = readJson(folder, 'meta.json')
   if (meta.command !== 'flame') throw usageError('DYNO_BAD_RUN_FOLDER', `${positionals[0]} holds a "${meta.command}" run, which has no report to render`)
   const rendered = renderFlameFolder(folder)
-  io.stdout.write(renderFlameSummary({ ...rendered, exit: rendered.meta.exit ?? null, samples: rendered.data.meta.samples, tiersKnown: rendered.data.meta.tiersKnown }, createStyle(io.stdout)))
+  io.stdout.write(renderFlameSummary(rendered, rendered.meta.exit ?? null, createStyle(io.stdout)))
   return 0
 }

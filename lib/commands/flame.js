@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
 import { copyFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { usageError } from '../errors.js'
 import { load } from '../load/run.js'
 import { createRunFolder, writeJson } from '../run-folder.js'
 import { busySamples, chooseProcess, mergedProfile, readProcesses } from '../target/collect.js'
-import { Target, describeExit } from '../target/target.js'
+import { targetError } from '../errors.js'
+import { Target, describeExit, notNode } from '../target/target.js'
 import { FILES, renderFlameFolder } from './flame-report.js'
 
 /** @typedef {import('../target/collect.js').ProcessRecord} ProcessRecord */
@@ -17,6 +17,7 @@ import { FILES, renderFlameFolder } from './flame-report.js'
  * @property {string | null} onPort a shell command to run once the app listens, with PORT set
  * @property {number} samplingIntervalUs
  * @property {number} listenTimeoutMs
+ * @property {number} [stopGraceMs] how long the app may take to end after SIGTERM (5 s)
  * @property {string} out the folder runs go in
  * @property {AbortSignal} [signal] stops the load and the profiling early (Ctrl-C)
  */
@@ -42,6 +43,7 @@ export async function runFlame (options, where, hooks = {}) {
   const target = new Target({ command: options.command, cwd: where.cwd, env: where.env, runDir: folder, samplingIntervalUs: options.samplingIntervalUs })
   const stop = new AbortController()
   options.signal?.addEventListener('abort', () => stop.abort(), { once: true })
+  if (options.signal?.aborted) stop.abort()
   try {
     await target.start()
   } catch (err) {
@@ -57,39 +59,42 @@ export async function runFlame (options, where, hooks = {}) {
   let failure = null
   try {
     if (options.load || options.onPort) {
-      const { port } = await untilAborted(target.waitForListening(options.listenTimeoutMs), stop.signal)
+      const { port, pid } = await untilAborted(target.waitForListening(options.listenTimeoutMs), stop.signal)
+      // The load stops when the user stops, or when the process it loads goes away.
+      const loadStop = new AbortController()
+      stop.signal.addEventListener('abort', () => loadStop.abort(), { once: true })
+      target.disconnected(pid).then(() => loadStop.abort())
       if (options.load) {
         const loadOptions = { ...options.load, url: withPort(options.load.url, port) }
         hooks.onLoadStart?.(loadOptions)
         try {
-          loadResult = await load({ ...loadOptions, signal: stop.signal, onProgress: hooks.onLoadProgress })
+          loadResult = await load({ ...loadOptions, signal: loadStop.signal, onProgress: hooks.onLoadProgress })
         } finally {
           hooks.onLoadEnd?.()
         }
       } else {
-        onPortCode = await runOnPort(/** @type {string} */ (options.onPort), port, where, stop.signal)
+        onPortCode = await runOnPort(/** @type {string} */ (options.onPort), port, where, loadStop.signal)
       }
     } else {
       await untilAborted(/** @type {Promise<unknown>} */ (target.exited), stop.signal)
     }
   } catch (err) {
     if (!(err instanceof Aborted)) failure = err
+  } finally {
+    // However the run went, the app does not outlive it.
+    await target.stop({ exitTimeoutMs: options.stopGraceMs })
   }
-  const stoppedEarly = stop.signal.aborted
-  const exit = await target.stop()
+  const exit = /** @type {import('../target/target.js').TargetExit} */ (target.exit)
 
   const processes = readProcesses(folder)
-  const chosen = chooseProcess(processes, busySamples)
+  const chosen = chooseProcess(processes, busySamples, target.listening?.pid ?? null)
   if (!chosen) {
     rmSync(folder, { recursive: true, force: true })
     if (failure) throw failure
-    throw usageError('DYNO_NOT_NODE', `"${options.command.join(' ')}" started no Node.js process; dyno profiles commands that run node, like: -- node app.js, -- npm start`)
+    throw notNode(options.command)
   }
   const profile = mergedProfile(chosen)
-  writeFileSync(join(folder, FILES.profile), JSON.stringify(profile))
-  if (chosen.functions) copyFileSync(chosen.functions, join(folder, FILES.functions))
-  if (chosen.tiers) copyFileSync(chosen.tiers, join(folder, FILES.tiers))
-  const how = describeEnd(chosen, exit, { stoppedByDyno: target.stoppedByDyno, interrupted: stoppedEarly, load: options.load !== null, onPort: options.onPort !== null })
+  const how = describeEnd(chosen, exit, { stoppedByDyno: target.stoppedByDyno, interrupted: stop.signal.aborted, load: options.load !== null, onPort: options.onPort !== null, loadFailed: failure !== null })
   writeJson(folder, FILES.meta, {
     schemaVersion: 1,
     command: 'flame',
@@ -106,12 +111,20 @@ export async function runFlame (options, where, hooks = {}) {
     load: loadResult,
     onPort: options.onPort ? { command: options.onPort, code: onPortCode } : null
   })
+  const base = { folder, load: loadResult, onPortCode, exit: how }
+  if (profile.nodes.length === 0) {
+    // Killed before its first chunk: the run folder keeps what there is.
+    return { ...base, rendered: null, failure: failure ?? targetError('DYNO_NO_PROFILE', `the app ${how.how} before it wrote any profile`), exitCode: 1 }
+  }
+  writeFileSync(join(folder, FILES.profile), JSON.stringify(profile))
+  if (chosen.functions) copyFileSync(chosen.functions, join(folder, FILES.functions))
+  if (chosen.tiers) copyFileSync(chosen.tiers, join(folder, FILES.tiers))
   const rendered = renderFlameFolder(folder, profile)
   // A failed target: the app never listened, ended while it was being
   // loaded, or (profiled to its end) crashed or exited with an error.
   const loaded = options.load !== null || options.onPort !== null
-  const appFailed = failure !== null || (loaded ? !target.stoppedByDyno : !how.clean)
-  return { folder, ...rendered, load: loadResult, onPortCode, exit: how, failure, exitCode: appFailed ? 1 : 0 }
+  const appFailed = failure !== null || (loaded ? !how.stoppedByDyno : !how.clean)
+  return { ...base, rendered, failure, exitCode: appFailed ? 1 : 0 }
 }
 
 /**
@@ -162,21 +175,23 @@ function runOnPort (command, port, where, signal) {
 /**
  * How the app ended, in words for the report.
  * @param {ProcessRecord} chosen
- * @param {import('../target/target.js').TargetExit} exit
- * @param {{ stoppedByDyno: boolean, interrupted: boolean, load: boolean, onPort: boolean }} context
+ * @param {import('../target/target.js').TargetExit} exit the first process of the command
+ * @param {{ stoppedByDyno: boolean, interrupted: boolean, load: boolean, onPort: boolean, loadFailed: boolean }} context
  */
 function describeEnd (chosen, exit, context) {
   const end = chosen.end
-  if (end?.how === 'stopped' || (context.stoppedByDyno && end?.how !== 'exit')) {
-    const after = context.interrupted ? 'with Ctrl-C' : context.load ? 'by dyno after the load' : context.onPort ? 'by dyno after the --on-port command' : 'by dyno'
-    return { how: `stopped ${after}`, code: null, signal: null, clean: true }
+  if (end?.how === 'stopped' || (context.stoppedByDyno && end === null)) {
+    const after = context.interrupted
+      ? 'with Ctrl-C'
+      : context.loadFailed ? 'by dyno (the load failed)' : context.load ? 'by dyno after the load' : context.onPort ? 'by dyno after the --on-port command' : 'by dyno'
+    return { how: `stopped ${after}`, code: null, signal: null, clean: true, stoppedByDyno: true }
   }
   if (end?.uncaught) {
-    return { how: `crashed: uncaught ${end.uncaught.name}: ${end.uncaught.message} (exit code ${end.code})`, code: end.code, signal: null, clean: false }
+    return { how: `crashed: uncaught ${end.uncaught.name}: ${end.uncaught.message} (exit code ${end.code})`, code: end.code, signal: null, clean: false, stoppedByDyno: false }
   }
   if (end?.how === 'exit') {
-    return { how: `exited on its own with code ${end.code}`, code: end.code, signal: null, clean: end.code === 0 }
+    return { how: `exited on its own with code ${end.code}`, code: end.code, signal: null, clean: end.code === 0, stoppedByDyno: false }
   }
   // No end record: the process died without running its exit handlers.
-  return { how: `${describeExit(exit)} (the profile holds what was written before)`, code: exit.code, signal: exit.signal, clean: false }
+  return { how: `${describeExit(exit)} (the profile holds what was written before)`, code: exit.code, signal: exit.signal, clean: false, stoppedByDyno: false }
 }

@@ -24,11 +24,21 @@ export function describeConnectError (err, target) {
     case 'ECONNRESET':
       return targetError('DYNO_TARGET_RESET', `${where} reset the connection at once; is it an HTTP server?`, err)
   }
-  if (typeof err.code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS/.test(err.code)) {
+  if (isCertificateError(err.code)) {
     return targetError('DYNO_TLS_CERTIFICATE', `the certificate of ${where} does not verify (${err.message}); pass --ca <file> to trust its issuer, or --insecure to skip verification`, err)
   }
-  if (typeof err.code === 'string' && /SSL|TLS/.test(err.code)) {
+  if (isTlsError(err.code)) {
     return targetError('DYNO_TLS_FAILED', `TLS handshake with ${where} failed (${err.message}); is it an https:// server?`, err)
   }
   return targetError('DYNO_TARGET_FAILED', `cannot connect to ${where}: ${err.message}`, err)
+}
+
+/** A certificate that does not verify. @param {unknown} code an error's code */
+export function isCertificateError (code) {
+  return typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO|HOSTNAME/.test(code)
+}
+
+/** Any TLS failure, certificates included. @param {unknown} code an error's code */
+export function isTlsError (code) {
+  return isCertificateError(code) || (typeof code === 'string' && /SSL|TLS/.test(code))
 }

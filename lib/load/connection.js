@@ -1,7 +1,8 @@
 import net from 'node:net'
 import tls from 'node:tls'
+import { isTlsError } from './connect-error.js'
 import { ResponseParser } from './response-parser.js'
-import { buildDynamicRequest } from './request.js'
+import { buildDynamicRequest, hookError } from './request.js'
 
 /**
  * One socket of the load: sends requests (up to `pipelining` in flight),
@@ -54,6 +55,8 @@ export class Connection {
     const engine = this.engine
     const target = engine.target
     this.connected = false
+    this.idle = false
+    this.idleSince = 0
     this.errorKind = null
     this.lastError = null
     this.closeAfterRead = false
@@ -92,6 +95,7 @@ export class Connection {
     if (socket !== this.socket) return
     this.connected = true
     this.engine.everConnected = true
+    this.engine.refusingSince = 0
     this.now = performance.now()
     this.pump()
   }
@@ -175,7 +179,16 @@ export class Connection {
       this.intendedAt[slot] = due >= freeSince ? now : due
       this.requestOf[slot] = index
       slot = (slot + 1) & this.mask
-      socket.write(request.bytes ?? buildDynamicRequest(request, this.context, engine.target.host))
+      let bytes = request.bytes
+      if (bytes === null) {
+        try {
+          bytes = buildDynamicRequest(request, this.context, engine.target.host)
+        } catch (err) {
+          engine.fail(/** @type {Error} */ (err))
+          return
+        }
+      }
+      socket.write(bytes)
     }
     if (n > 1) socket.uncork()
   }
@@ -202,8 +215,12 @@ export class Connection {
     const engine = this.engine
     engine.recordResponse(this.now - this.intendedAt[slot], status)
     if (body !== null) {
-      const hook = engine.requests[this.requestOf[slot]].spec.onResponse
-      if (hook) hook(status, body.toString(), this.context)
+      const request = engine.requests[this.requestOf[slot]]
+      try {
+        request.spec.onResponse?.(status, body.toString(), this.context)
+      } catch (err) {
+        engine.fail(hookError('onResponse', request, err))
+      }
     }
     if (willClose) this.closeAfterRead = true
   }
@@ -292,6 +309,6 @@ export function classifyError (err) {
     case 'EPIPE': return 'reset'
     case 'ETIMEDOUT': return 'timeout'
   }
-  if (typeof err.code === 'string' && /CERT|SSL|TLS|SELF_SIGNED|ERR_SSL/.test(err.code)) return 'tls'
+  if (isTlsError(err.code)) return 'tls'
   return 'other'
 }

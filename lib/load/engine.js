@@ -85,6 +85,8 @@ export class LoadEngine {
     this.bytes = 0
     this.errorCount = 0
     this.refusedSinceResponse = 0
+    /** When connections started being refused, with none accepted since; 0 while the target accepts. */
+    this.refusingSince = 0
     this.statusCounts = new Float64Array(600)
     /** @type {Record<ErrorKind, number>} */
     this.errors = { timeout: 0, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, other: 0 }
@@ -240,7 +242,10 @@ export class LoadEngine {
   countErrors (kind, n) {
     this.errors[kind] += n
     this.errorCount += n
-    if (kind === 'refused') this.refusedSinceResponse += n
+    if (kind === 'refused') {
+      this.refusedSinceResponse += n
+      if (this.refusingSince === 0) this.refusingSince = performance.now()
+    }
   }
 
   /**
@@ -257,6 +262,13 @@ export class LoadEngine {
 
   checkTimeouts () {
     const now = performance.now()
+    // A target that has refused every connection for a whole timeout is gone:
+    // end the run rather than knock on its door until the duration (or, with
+    // -a alone, forever).
+    if (this.refusingSince > 0 && now - this.refusingSince > this.config.timeoutMs) {
+      this.stop()
+      return
+    }
     const timeout = this.config.timeoutMs
     for (const connection of this.connections) connection.checkTimeout(now, timeout)
   }
@@ -282,9 +294,17 @@ export class LoadEngine {
    * @param {NodeJS.ErrnoException} err
    */
   failToStart (err) {
+    this.fail(describeConnectError(err, this.target))
+  }
+
+  /**
+   * Ends the run with an error instead of a result.
+   * @param {Error} err
+   */
+  fail (err) {
     if (this.stopped) return
     this.halt()
-    this.reject(describeConnectError(err, this.target))
+    this.reject(err)
   }
 
   halt () {
@@ -325,7 +345,7 @@ export class LoadEngine {
       errors: this.errors,
       latency: this.latency,
       perSecond: this.perSecond,
-      targetRefusing: this.refusedSinceResponse > 0 && this.errors.refused > 0
+      targetRefusing: this.refusedSinceResponse > 0
     })
   }
 }

@@ -1,3 +1,5 @@
+import { usageError } from '../errors.js'
+
 /**
  * Turns request descriptions into the bytes sent on the wire. Requests that
  * never change are encoded once, before the run; only a request with a
@@ -19,6 +21,7 @@
 
 /**
  * @typedef {object} EncodedRequest
+ * @property {number} index its place in the sequence
  * @property {Buffer | null} bytes the encoded request, or null when it is built per send
  * @property {boolean} head the response carries no body
  * @property {RequestSpec} spec
@@ -64,7 +67,7 @@ function methodExpectsBody (method) {
  * @returns {EncodedRequest[]}
  */
 export function prepareRequests (specs, defaults) {
-  return specs.map((raw) => {
+  return specs.map((raw, index) => {
     /** @type {RequestSpec} */
     const spec = {
       ...raw,
@@ -75,6 +78,7 @@ export function prepareRequests (specs, defaults) {
     }
     const dynamic = typeof spec.setupRequest === 'function'
     return {
+      index,
       bytes: dynamic ? null : encodeRequest(spec, defaults.host),
       head: spec.method === 'HEAD',
       spec
@@ -91,6 +95,20 @@ export function prepareRequests (specs, defaults) {
 export function buildDynamicRequest (request, context, host) {
   const spec = request.spec
   const copy = { ...spec, headers: { ...spec.headers } }
-  const built = spec.setupRequest?.(copy, context) ?? copy
+  let built
+  try {
+    built = spec.setupRequest?.(copy, context) ?? copy
+  } catch (err) {
+    throw hookError('setupRequest', request, err)
+  }
   return encodeRequest(built, host)
+}
+
+/**
+ * A request hook of the user's threw: that ends the run, with one line.
+ * @param {string} hook @param {EncodedRequest} request @param {unknown} err
+ */
+export function hookError (hook, request, err) {
+  const where = `${request.spec.method} ${request.spec.path}`
+  return usageError('DYNO_REQUEST_HOOK', `the ${hook} hook of request ${request.index + 1} (${where}) threw: ${err instanceof Error ? err.message : String(err)}`)
 }

@@ -4,10 +4,12 @@ import { decimal } from './format.js'
 /**
  * The end of a flame run on the terminal: the hottest functions by self
  * time, how the app ended, and where the report is.
- * @param {{ hot: import('../analyze/hot-functions.js').HotFunction[], html: string, exit?: { how: string } | null, samples: number, tiersKnown: boolean }} run
+ * @param {{ hot: import('../analyze/hot-functions.js').HotFunction[], html: string, data: import('../analyze/flame-data.js').FlameData }} rendered
+ * @param {{ how: string } | null} exit
  * @param {import('./style.js').Style} style
  */
-export function renderFlameSummary (run, style) {
+export function renderFlameSummary (rendered, exit, style) {
+  const run = { ...rendered, samples: rendered.data.meta.samples, tiersKnown: rendered.data.meta.tiersKnown }
   const out = []
   if (run.samples === 0) {
     out.push('No CPU samples: the app was idle the whole time.')
@@ -22,7 +24,7 @@ export function renderFlameSummary (run, style) {
     const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length)))
     for (const r of rows) out.push(`  ${r[0].padStart(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padEnd(widths[2])}  ${style.dim(r[3])}`)
   }
-  if (run.exit) out.push('', `The app ${run.exit.how}.`)
+  if (exit) out.push('', `The app ${exit.how}.`)
   out.push('', `Report: ${pathToFileURL(run.html).href}`)
   return out.join('\n') + '\n'
 }

@@ -77,7 +77,7 @@ export function renderLoadResult (result, { style, percentiles = false }) {
   if (result.model === 'open') {
     out.push(`peak connections: ${count(result.peakConnections)}`)
     if (result.requests.dropped > 0) {
-      out.push(style.yellow(`${count(result.requests.dropped)} requests were due but never sent: the server fell behind the rate`))
+      out.push(style.yellow(`${count(result.requests.dropped)} requests were due but never sent: every connection was busy (the server fell behind, or --max-connections was reached)`))
     }
   }
   return out.join('\n') + '\n'

@@ -5,11 +5,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onJsonLines } from '../agent/json-lines.cjs'
 
+const MESSAGES = new Set(['hello', 'listening', 'stopped'])
+
 /**
  * The Unix socket dyno listens on for its agents (see lib/agent/channel.cjs).
  * It lives in the temp folder, because a socket path must be short.
  *
- * Events: 'hello', 'listening', 'stopped', each with the agent's message.
+ * Events: 'hello', 'listening', 'stopped', each with the agent's message, and
+ * 'disconnected' with the pid of an agent whose process went away.
  */
 export class ChannelServer extends EventEmitter {
   constructor () {
@@ -35,7 +38,14 @@ export class ChannelServer extends EventEmitter {
   /** @param {net.Socket} socket */
   accept (socket) {
     this.sockets.add(socket)
-    onJsonLines(socket, (message) => this.emit(message.type, message))
+    /** @type {number | null} */
+    let pid = null
+    onJsonLines(socket, (message) => {
+      if (message.type === 'hello') pid = Number(message.pid)
+      if (MESSAGES.has(message.type)) this.emit(message.type, message)
+    })
+    // An agent's line drops when its process ends.
+    socket.on('close', () => { if (pid !== null) this.emit('disconnected', { pid }) })
     socket.on('error', () => {})
     socket.on('close', () => this.sockets.delete(socket))
   }

@@ -60,12 +60,16 @@ export function readProcesses (runDir) {
 }
 
 /**
- * The process worth showing: the one that listened (the server), else the
- * one that spent the most CPU (a script run through npm is npm's child).
+ * The process worth showing: the one dyno loaded, else one that listened
+ * (the server), else the one that spent the most CPU (a script run through
+ * npm is npm's child).
  * @param {ProcessRecord[]} processes
  * @param {(r: ProcessRecord) => number} busy samples a process took that were not idle
+ * @param {number | null} [loadedPid] the process whose port the load went to
  */
-export function chooseProcess (processes, busy) {
+export function chooseProcess (processes, busy, loadedPid = null) {
+  const loaded = processes.find((p) => p.pid === loadedPid)
+  if (loaded) return loaded
   const listeners = processes.filter((p) => p.listening)
   if (listeners.length > 0) return listeners[0]
   let best = null

@@ -57,23 +57,25 @@ export class Target {
         DYNO_AGENT_SOCKET: this.channel.path,
         DYNO_SAMPLING_INTERVAL: String(samplingIntervalUs)
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      // A terminal stays dyno's (the app runs in a group of its own, which may
+      // not read it); piped input goes to the app.
+      stdio: [process.stdin.isTTY ? 'ignore' : 'inherit', 'inherit', 'inherit'],
       detached: true
     })
     this.child = child
+    process.on('exit', this.killOnExit)
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exit = { code, signal }
         resolve(this.exit)
       })
     })
-    // A spawn failure (not executable after all) arrives as an event.
-    const failed = once(child, 'error').then(([err]) => { throw usageError('DYNO_COMMAND_FAILED', `cannot start ${command[0]}: ${err.message}`) })
+    // A spawn failure (a file that is not a program after all) arrives as an event.
     try {
-      await Promise.race([once(child, 'spawn'), failed])
+      await once(child, 'spawn')
     } catch (err) {
       this.channel.close()
-      throw err
+      throw usageError('DYNO_COMMAND_FAILED', `cannot start ${command[0]}: ${/** @type {Error} */ (err).message}`)
     }
   }
 
@@ -102,58 +104,94 @@ export class Target {
   }
 
   /**
-   * Asks every agent to stop profiling and write, waits for them, then stops
-   * the app: SIGTERM to its process group, SIGKILL if it is still there later.
+   * Asks every agent still running to stop profiling and write, waits for
+   * them, then stops what is left of the app: SIGTERM to its process group,
+   * SIGKILL later. Returns once no process of the group is left, so that
+   * every agent has finished writing. The group may outlive its first
+   * process (a launcher that starts the server and exits), so it is the
+   * group that is watched, not the process dyno started.
    * @param {{ agentTimeoutMs?: number, exitTimeoutMs?: number }} [options]
    */
   async stop ({ agentTimeoutMs = 10_000, exitTimeoutMs = 5000 } = {}) {
-    if (!this.exit) {
-      const waiting = this.channel.broadcastStop()
+    const waiting = this.channel.broadcastStop()
+    if (waiting > 0) {
       let answered = 0
       await new Promise((resolve) => {
-        if (waiting === 0) return resolve(undefined)
         const timer = setTimeout(resolve, agentTimeoutMs)
-        this.channel.on('stopped', () => {
-          if (++answered >= waiting) {
-            clearTimeout(timer)
-            resolve(undefined)
-          }
-        })
-        this.exited?.then(() => { clearTimeout(timer); resolve(undefined) })
+        const done = () => { clearTimeout(timer); resolve(undefined) }
+        this.channel.on('stopped', () => { if (++answered >= waiting) done() })
+        this.untilGroupGone(agentTimeoutMs).then(done)
       })
     }
-    if (!this.exit) {
+    if (this.groupAlive()) {
       this.stoppedByDyno = true
       this.signal('SIGTERM')
-      const timer = setTimeout(() => this.signal('SIGKILL'), exitTimeoutMs)
-      await this.exited
-      clearTimeout(timer)
+      if (!await this.untilGroupGone(exitTimeoutMs)) {
+        this.signal('SIGKILL')
+        await this.untilGroupGone(2000)
+      }
     }
+    await this.exited
     this.channel.close()
+    process.off('exit', this.killOnExit)
     return /** @type {TargetExit} */ (this.exit)
   }
 
-  /** Waits for the app to end by itself. */
-  async waitForExit () {
-    const exit = await this.exited
-    this.channel.close()
-    return /** @type {TargetExit} */ (exit)
+  /**
+   * Resolves when the process `pid` of the app goes away.
+   * @param {number} pid
+   */
+  disconnected (pid) {
+    return new Promise((resolve) => {
+      const onGone = (/** @type {{ pid: number }} */ message) => {
+        if (message.pid !== pid) return
+        this.channel.off('disconnected', onGone)
+        resolve(undefined)
+      }
+      this.channel.on('disconnected', onGone)
+    })
+  }
+
+  /** True while any process of the app's group runs. */
+  groupAlive () {
+    const pid = this.child?.pid
+    if (pid === undefined) return false
+    try {
+      process.kill(-pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /**
+   * @param {number} ms
+   * @returns {Promise<boolean>} false when the group is still there after `ms`
+   */
+  async untilGroupGone (ms) {
+    const until = Date.now() + ms
+    while (this.groupAlive()) {
+      if (Date.now() > until) return false
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    return true
   }
 
   /** @param {NodeJS.Signals} signal */
   signal (signal) {
     const pid = this.child?.pid
-    if (pid === undefined || this.exit) return
+    if (pid === undefined) return
     try {
       process.kill(-pid, signal)
-    } catch {
-      try { process.kill(pid, signal) } catch {}
-    }
+    } catch {}
   }
+
+  /** If dyno itself goes down, the app does not stay behind. */
+  killOnExit = () => this.signal('SIGTERM')
 }
 
 /** @param {string[]} command */
-function notNode (command) {
+export function notNode (command) {
   return usageError('DYNO_NOT_NODE', `"${command.join(' ')}" started no Node.js process; dyno profiles commands that run node, like: -- node app.js, -- npm start`)
 }
 

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib'
 import { Profile } from 'pprof-format'
 import { buildFlameData } from '../../lib/analyze/build-flame-data.js'
 import { toCollapsed } from '../../lib/analyze/collapsed.js'
-import { mergeProfiles } from '../../lib/analyze/cpuprofile.js'
+import { mergeProfiles, whyNotProfile } from '../../lib/analyze/cpuprofile.js'
 import { CATEGORIES } from '../../lib/analyze/flame-data.js'
 import { hotFunctions } from '../../lib/analyze/hot-functions.js'
 import { toPprof } from '../../lib/analyze/pprof.js'
@@ -98,4 +98,41 @@ test('collapsed stacks and pprof carry the same samples', () => {
   assert.equal(samples.reduce((a, b) => a + b, 0), 5)
   const fnNames = decoded.function.map((f) => decoded.stringTable.strings[Number(f.name)])
   assert.ok(fnNames.includes('work') && fnNames.includes('helper'))
+})
+
+test('malformed profiles: refused with a reason, or read without looping', () => {
+  assert.match(String(whyNotProfile({ nodes: [{ id: 1, callFrame: { functionName: 'f' } }] })), /callFrame with functionName and url/)
+  assert.match(String(whyNotProfile({ nodes: [{ id: 1, callFrame: frame('f'), children: ['2'] }] })), /children/)
+  // A node listed below itself.
+  const looped = {
+    nodes: [
+      { id: 1, callFrame: frame('(root)'), children: [2] },
+      { id: 2, callFrame: frame('f', 'file:///a.js'), children: [2, 1] }
+    ],
+    startTime: 0,
+    endTime: 2000,
+    samples: [2, 2],
+    timeDeltas: [1000, 1000]
+  }
+  assert.equal(whyNotProfile(looped), null)
+  const merged = mergeProfiles([looped])
+  assert.equal(merged.samples?.length, 2)
+  const data = buildFlameData(looped, { title: 't', cwd: '/' })
+  assert.equal(data.meta.samples, 2)
+})
+
+test('functions in one minified line stay apart, however far right they start', () => {
+  const wide = {
+    nodes: [
+      { id: 1, callFrame: frame('(root)'), children: [2, 3] },
+      { id: 2, callFrame: { functionName: 'parseHeaders', scriptId: '5', url: 'file:///b.js', lineNumber: 0, columnNumber: 65536 } },
+      { id: 3, callFrame: { functionName: 'renderPage', scriptId: '5', url: 'file:///b.js', lineNumber: 1, columnNumber: 0 } }
+    ],
+    startTime: 0,
+    endTime: 2000,
+    samples: [2, 3],
+    timeDeltas: [1000, 1000]
+  }
+  const merged = mergeProfiles([wide, wide])
+  assert.deepEqual(merged.nodes.map((n) => n.callFrame.functionName).sort(), ['(root)', 'parseHeaders', 'renderPage'])
 })

@@ -165,3 +165,20 @@ test('a requests file: a sequence per connection, with a unique body built for e
   assert.equal(json.code, 0, json.stderr)
   assert.deepEqual(seen, ['GET /a ', 'DELETE /b ', 'GET /a ', 'DELETE /b '])
 })
+
+test('a request hook that throws: one line naming it, exit code 2', async (t) => {
+  const target = await startHttpServer((req, res) => res.end('ok'))
+  t.after(target.close)
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-'))
+  writeFileSync(join(dir, 'broken.mjs'), `
+    export default [
+      { path: '/fine' },
+      { path: '/broken', setupRequest: () => { throw new Error('no token yet') } }
+    ]
+  `)
+  for (const workers of ['0', '1']) {
+    const run = await runDyno(['load', '-d', '2', '-w', workers, '--requests', 'broken.mjs', target.url], { cwd: dir })
+    assert.equal(run.code, 2, run.stderr)
+    assert.equal(oneLine(run.stderr), 'dyno load: the setupRequest hook of request 2 (GET /broken) threw: no token yet')
+  }
+})

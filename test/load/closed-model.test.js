@@ -99,3 +99,14 @@ test('stopping through the signal returns what was measured so far', async (t) =
   assert.ok(result.requests.completed > 0)
   assert.equal(progress.length, 1)
 })
+
+test('-a alone ends once the target has refused every connection for a whole timeout', async () => {
+  const target = await startHttpServer((req, res) => res.end('ok'))
+  let served = 0
+  target.server.on('request', () => { if (++served === 50) target.close() })
+  const started = Date.now()
+  const result = await load({ url: target.url, amount: 1_000_000, timeout: 0.5, connections: 2 })
+  assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`)
+  assert.equal(result.targetRefusing, true)
+  assert.ok(result.requests.completed >= 50)
+})

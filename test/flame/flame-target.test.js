@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { runDyno } from '../helpers/cli.js'
+
+const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtures/apps/${name}`, import.meta.url))
+
+/** @param {number} pid */
+function running (pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** @param {string} cwd */
+function onlyRun (cwd) {
+  const runs = readdirSync(join(cwd, '.dyno'))
+  assert.equal(runs.length, 1)
+  return join(cwd, '.dyno', runs[0])
+}
+
+test('an app whose event loop is blocked still gets its profile, and is stopped', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-blocked-'))
+  const started = Date.now()
+  const run = await runDyno(['flame', '--load', '-c 1 -d 2 -t 1 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('blocks-event-loop.cjs')], { cwd })
+  assert.ok(Date.now() - started < 15_000)
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /Hottest functions \(self time\)\n +\d+\.\d% .*spinForever/)
+  assert.match(run.stdout, /The app stopped by dyno after the load\./)
+  assert.ok(existsSync(join(onlyRun(cwd), 'flamegraph.html')))
+})
+
+test('a launcher that starts the server and exits: the server is profiled, then stopped', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-launcher-'))
+  const pidFile = join(cwd, 'server.pid')
+  const run = await runDyno(['flame', '--stop-grace', '0.5', '--load', '-a 50 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('launcher.cjs')], { cwd, env: { PID_FILE: pidFile, IGNORE_SIGTERM: '1' } })
+  assert.equal(run.code, 0, run.stderr)
+  const serverPid = Number(readFileSync(pidFile, 'utf8'))
+  // The server ignores SIGTERM: dyno escalated, and returned only once it was gone.
+  assert.equal(running(serverPid), false, 'the server is still running')
+  const meta = JSON.parse(readFileSync(join(onlyRun(cwd), 'meta.json'), 'utf8'))
+  assert.equal(meta.process.pid, serverPid)
+  assert.equal(meta.load.requests.completed, 50)
+})
+
+test('SIGTERM to dyno ends the run like Ctrl-C: report written, app stopped', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-sigterm-'))
+  const pidFile = join(cwd, 'server.pid')
+  const run = await runDyno(['flame', '--', process.execPath, fixture('pid-server.cjs')], {
+    cwd,
+    env: { PID_FILE: pidFile },
+    onSpawn: (child) => setTimeout(() => child.kill('SIGTERM'), 1500)
+  })
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /The app stopped with Ctrl-C\./)
+  assert.equal(running(Number(readFileSync(pidFile, 'utf8'))), false)
+  assert.ok(existsSync(join(onlyRun(cwd), 'flamegraph.html')))
+})
