@@ -22,6 +22,7 @@ import { summarizeV8 } from './v8-summary.js'
  *
  * @typedef {object} ProcessRun what one worker process measured
  * @property {number} round
+ * @property {number | null} [cpu] the CPU the round's processes sampled on, when they could be gathered on one
  * @property {number} ops
  * @property {number} timeNs
  * @property {number} batch

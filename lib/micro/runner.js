@@ -1,5 +1,6 @@
 import { v8Activity } from '../v8/trace.js'
 import { analyzeGroup } from './analyze.js'
+import { gatherOnOneCpu } from './pin.js'
 import { runWorker, startWorker } from './spawn.js'
 import { processV8 } from './v8-summary.js'
 
@@ -8,13 +9,14 @@ import { processV8 } from './v8-summary.js'
  * in each round, the rounds of a group one after another.
  *
  * A round starts one process for each case of the group, which load and warm
- * up together, then has them take their samples in short slices, one process
- * after the other (A B C, C B A, A B C, ...), so that every case of the round is
- * measured in the same moments of the machine's life. On a shared machine the
- * speed of the CPU drifts by 30% and more within a second (another job, a
- * neighbour on the host): measured side by side, that drift hits every case
- * of the round alike and cancels in their ratio, which is what the
- * comparison tests. Only one process samples at a time; the others wait idle.
+ * up together, then gathers them on one CPU (lib/micro/pin.js) and has them
+ * take their samples in short slices, one process after the other (A B C,
+ * C B A, A B C, ...), so that every case of the round is measured on the same
+ * CPU in the same moments of the machine's life. On a shared machine a CPU's
+ * speed drifts by 30% and more within a second (another job, a neighbour on
+ * the host): measured side by side, that drift hits every case of the round
+ * alike and cancels in their ratio, which is what the comparison tests. Only
+ * one process samples at a time; the others wait idle.
  *
  * @typedef {object} MicroSettings
  * @property {number} rounds processes per case
@@ -114,6 +116,7 @@ async function runRound (file, cases, round, settings, hooks) {
       l.async = answer.async
       l.batch = answer.batch
     })
+    const cpu = gatherOnOneCpu(live.map((l) => l.worker.pid))
     const slices = Math.max(1, Math.round(settings.timeMs / settings.sliceMs))
     for (let s = 0; s < slices; s++) {
       const order = s % 2 === 0 ? [...live] : [...live].reverse()
@@ -129,6 +132,7 @@ async function runRound (file, cases, round, settings, hooks) {
       const samples = l.slices.flat()
       l.run.processes.push({
         round,
+        cpu,
         ops: l.batch * samples.length,
         timeNs: samples.reduce((sum, s) => sum + s * l.batch, 0),
         batch: l.batch,

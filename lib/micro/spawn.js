@@ -31,6 +31,7 @@ export function traceFlags (logFile) {
  *   (it is then stopped)
  * @property {() => Promise<WorkerOutcome>} ended waits for the process to end
  * @property {() => void} kill
+ * @property {number} pid
  */
 
 /**
@@ -102,7 +103,7 @@ export function startWorker (job, options) {
     })
   }
 
-  return { ask, ended: () => ended, kill: () => { child.kill('SIGKILL') } }
+  return { ask, ended: () => ended, kill: () => { child.kill('SIGKILL') }, pid: child.pid ?? 0 }
 }
 
 /**

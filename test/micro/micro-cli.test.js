@@ -99,6 +99,7 @@ test('--json has every sample and a schemaVersion; --save stores it; dyno compar
   assert.deepEqual(less.processes.map((/** @type {any} */ p) => p.round), [0, 1, 2, 3])
   for (const p of less.processes) {
     assert.equal(p.slices.length, 5) // 50 ms in slices of 10 ms
+    if (process.platform === 'linux') assert.equal(typeof p.cpu, 'number') // the round's processes sampled on one CPU
     assert.ok(p.samples.length >= 5 && p.samples.every((/** @type {number} */ s) => s > 0))
   }
   assert.equal(typeof more.againstFastest.p, 'number')
