@@ -82,7 +82,7 @@ if (parts.has('ten')) {
     log(`10% run ${i + 1}: dyno ${ok ? 'significant' : 'not separated'}, ${verdict(g)}; benchmark.js "Fastest is ${b.fastest.join(', ')}" (${(b.ops.less / b.ops.more).toFixed(3)}x)`)
   }
   const size = compareRounds(pooled[1], pooled[0])
-  summary.push(`10% difference (${runs} runs): dyno named "less" alone as the fastest ${detected}/${runs}; benchmark.js ${benchDetected}/${runs} (named "more" ${benchWrong}/${runs})`)
+  summary.push(`10% difference (${runs} runs): dyno named "less" alone as the fastest ${detected}/${runs}; benchmark.js ${benchDetected}/${runs} (named "more", alone or tied, ${benchWrong}/${runs})`)
   summary.push(`  the difference, from all of dyno's ${size.rounds} rounds: "more" ${size.ratio.toFixed(3)}x slower (${size.low.toFixed(3)}–${size.high.toFixed(3)})`)
 }
 

@@ -22,7 +22,7 @@ import { processV8 } from './v8-summary.js'
  * @property {number} rounds processes per case
  * @property {number} warmupMs per process, before sampling
  * @property {number} timeMs sampling per process, in slices
- * @property {number} sliceMs the sampling a process does before the next one takes over
+ * @property {number} sliceMs about how long a process samples before the next one takes over
  * @property {number} sampleMs the length a sample (batch of calls) aims at
  * @property {number} timeoutMs longest a case's process may take to answer (load, warm up, one slice)
  * @property {string} [execPath] the node binary for the case processes
@@ -120,7 +120,7 @@ async function runRound (file, cases, round, settings, hooks) {
     const slices = Math.max(1, Math.round(settings.timeMs / settings.sliceMs))
     for (let s = 0; s < slices; s++) {
       const order = s % 2 === 0 ? [...live] : [...live].reverse()
-      await each(order, () => ({ type: 'sample', ms: settings.sliceMs }), 'slice', (l, answer) => { l.slices.push(answer.samples) })
+      await each(order, () => ({ type: 'sample', ms: settings.timeMs / slices }), 'slice', (l, answer) => { l.slices.push(answer.samples) })
     }
     /** @type {Map<typeof live[number], any>} */
     const finished = new Map()
