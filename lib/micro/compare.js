@@ -7,8 +7,9 @@ import { MICRO_KIND } from './result.js'
  * Micro results are compared case by case on per-process ops/sec, the same
  * unit of replication dyno micro tests with. Two runs are not paired round
  * by round (their rounds ran at different times), so the test is Welch's on
- * the two sets of processes. Results of schema 1 (each process's figure its
- * mean over all samples) are read too; schema 2 takes the median of slices. Load results are compared on
+ * the two sets of processes. Results of schema 1 (each process's figure the
+ * mean over all its samples) are read too; schema 2 takes the median of its
+ * slices. Load results are compared on
  * their per-second request rates, as autocannon-compare does; those seconds
  * come from one process and drift together, so the test is only as good as
  * the two runs are representative: repeat runs before trusting a small

@@ -7,7 +7,7 @@ import { relative } from 'node:path'
  */
 
 // 2: per-process figures from the median of slices, geometric means, round-by-round comparisons;
-// each process records its round and its slices.
+// each process records its round, its slices and the CPU it sampled on.
 export const MICRO_SCHEMA_VERSION = 2
 export const MICRO_KIND = 'dyno-micro'
 
