@@ -1,5 +1,5 @@
 // The same suites in benchmark.js, one isolate for all cases, as its users run them.
-// SUITE=aa|order, ORDER=reversed. Prints one JSON line: ops/sec per case and "Fastest is".
+// SUITE=aa|ten|order, ORDER=reversed. Prints one JSON line: ops/sec per case and "Fastest is".
 const Benchmark = require('benchmark')
 const suite = new Benchmark.Suite()
 
@@ -8,10 +8,13 @@ async function main () {
   let sink
   const nums = f.numbers()
   const strs = f.strings()
-  const defs = process.env.SUITE === 'aa'
-    ? [['a', () => { sink = f.sumA(nums) }], ['b', () => { sink = f.sumB(nums) }]]
-    : [['numbers', () => { for (let i = 1; i < nums.length; i++) sink = f.combine(nums[i - 1], nums[i]) }],
-        ['strings', () => { for (let i = 1; i < strs.length; i++) sink = f.combine(strs[i - 1], strs[i]) }]]
+  const suites = {
+    aa: [['a', () => { sink = f.sumA(nums) }], ['b', () => { sink = f.sumB(nums) }]],
+    ten: [['less', () => { sink = f.work(nums, 10) }], ['more', () => { sink = f.work(nums, 11) }]],
+    order: [['numbers', () => { for (let i = 1; i < nums.length; i++) sink = f.combine(nums[i - 1], nums[i]) }],
+      ['strings', () => { for (let i = 1; i < strs.length; i++) sink = f.combine(strs[i - 1], strs[i]) }]]
+  }
+  const defs = suites[process.env.SUITE]
   if (process.env.ORDER === 'reversed') defs.reverse()
   for (const [name, fn] of defs) suite.add(name, fn)
   suite.on('complete', function () {

@@ -8,7 +8,8 @@ import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 
 /** What --quick changes, unless the flag itself is given. */
-const QUICK = { rounds: 5, warmup: 0.05, time: 0.1 }
+// Warm-up stays: a case measured before V8 has tiered it up is measured wrong, not roughly.
+const QUICK = { rounds: 10, time: 0.03 }
 
 /** @type {import('./flags.js').Command} */
 export const command = {
@@ -17,15 +18,16 @@ export const command = {
   summary: 'Micro-benchmarks: each case in fresh processes, compared with a significance test, with V8 optimization status.',
   details: [
     'A benchmark file declares cases with bench(name, fn) from dyno/micro. Each case runs in its own',
-    'processes, in interleaved rounds; ± and the comparisons treat the process as the unit of',
-    'replication (Welch\'s t-test on per-process ops/sec, 95% intervals for the ratios).'
+    'processes, one per round; the processes of a round take their samples side by side, in',
+    'alternating slices. ± and the comparisons treat the process as the unit of replication',
+    '(per-round ratios to the fastest case, Student\'s t-test on their logs, 95% intervals).'
   ].join('\n'),
   flags: [
-    { name: 'rounds', short: 'r', type: 'integer', min: 2, default: 10, placeholder: 'n', description: 'processes per case, run in interleaved rounds' },
-    { name: 'warmup', type: 'duration', default: 0.1, placeholder: 'seconds', description: 'warm-up in each process before sampling (0.1, 100ms)' },
-    { name: 'time', short: 't', type: 'duration', default: 0.2, placeholder: 'seconds', description: 'sampling time in each process' },
-    { name: 'quick', short: 'q', type: 'boolean', description: `less precision, less time: ${QUICK.rounds} rounds, ${QUICK.warmup * 1000} ms warm-up, ${QUICK.time * 1000} ms sampling` },
-    { name: 'timeout', type: 'duration', default: 20, placeholder: 'seconds', description: 'stop a case\'s process that runs longer than this (a case that never settles)' },
+    { name: 'rounds', short: 'r', type: 'integer', min: 2, default: 20, placeholder: 'n', description: 'rounds, each with a fresh process per case' },
+    { name: 'warmup', type: 'duration', default: 0.1, placeholder: 'seconds', description: 'warm-up in each process before sampling, in CPU time (0.1, 100ms)' },
+    { name: 'time', short: 't', type: 'duration', default: 0.05, placeholder: 'seconds', description: 'sampling time in each process, in slices of 10 ms' },
+    { name: 'quick', short: 'q', type: 'boolean', description: `less precision, less time: ${QUICK.rounds} rounds, ${QUICK.time * 1000} ms sampling per process` },
+    { name: 'timeout', type: 'duration', default: 20, placeholder: 'seconds', description: 'stop a case\'s process that takes longer than this to answer: load and warm up, or one slice (a case that never settles)' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document with every sample instead of the report' },
     { name: 'save', short: 's', type: 'string', placeholder: 'name', description: 'also store the JSON document as .dyno/micro/<name>.json, for dyno compare' }
   ],
@@ -57,7 +59,8 @@ export async function run (argv, io) {
     rounds: values.rounds,
     warmupMs: values.warmup * 1000,
     timeMs: values.time * 1000,
-    sampleMs: values.quick ? 1 : 2,
+    sliceMs: 10,
+    sampleMs: 1,
     timeoutMs: values.timeout * 1000
   }
   const style = createStyle(io.stdout)
@@ -70,7 +73,7 @@ export async function run (argv, io) {
     for (const file of files) {
       const report = await runFile(file, settings, {
         signal: controller.signal,
-        onProgress: showProgress ? (p) => io.stderr.write(`\r\x1b[2K${relative(io.cwd, p.file)}: round ${p.round + 1}/${p.rounds} · ${p.name}`) : undefined
+        onProgress: showProgress ? (p) => io.stderr.write(`\r\x1b[2K${relative(io.cwd, p.file)}: round ${p.round + 1}/${p.rounds}${p.group ? ` · ${p.group}` : ''}`) : undefined
       })
       if (showProgress) io.stderr.write('\r\x1b[2K')
       reports.push(report)

@@ -1,6 +1,7 @@
-import { describe, mean } from '../stats/describe.js'
+import { describe, mean, median } from '../stats/describe.js'
+import { compareRounds } from '../stats/paired.js'
 import { tQuantile } from '../stats/t-distribution.js'
-import { compareGroups } from '../stats/welch.js'
+import { summarize } from '../stats/welch.js'
 import { summarizeV8 } from './v8-summary.js'
 
 /**
@@ -8,19 +9,25 @@ import { summarizeV8 } from './v8-summary.js'
  * tested on recorded data.
  *
  * Method: the process is the unit of replication. Each process yields one
- * number, its ops/sec (calls measured / time they took); a case's figure is
- * the mean over its processes, its ± the 95% confidence half-width of that
- * mean (t distribution, k - 1 degrees of freedom), and two cases are compared
- * with Welch's t-test on their per-process figures. Samples within a process
- * are far more alike than processes are (JIT decisions, memory layout, the
- * machine's state differ per process), so treating samples as independent
- * would print errors smaller than the differences between two runs.
+ * number, its ops/sec: it sampled in slices of a few milliseconds, each
+ * slice's time per call is the mean over its samples (garbage collection
+ * included), and the process's figure is the median over its slices, so a
+ * slice in which another program took the CPU does not move it. A case's
+ * ops/sec is the geometric mean over its processes, and its ± the 95%
+ * confidence half-width of that mean (t distribution on the logs, k - 1
+ * degrees of freedom). Two cases are compared round by round: their
+ * processes of one round ran side by side, so the ratio of their figures is
+ * free of what that moment of the machine did to both, and the per-round
+ * log ratios go through Student's t-test (lib/stats/paired.js).
  *
  * @typedef {object} ProcessRun what one worker process measured
+ * @property {number} round
+ * @property {number | null} [cpu] the CPU the round's processes sampled on, when they could be gathered on one
  * @property {number} ops
  * @property {number} timeNs
  * @property {number} batch
- * @property {number[]} samples ns per call
+ * @property {number[]} samples ns per call, one per sample (a batch of calls)
+ * @property {number[]} slices ns per call, one per slice (the mean of its samples)
  * @property {number | null} baselineNs an empty function's ns per call in the same loop
  * @property {boolean} async
  * @property {import('./v8-summary.js').ProcessV8} v8
@@ -32,11 +39,12 @@ import { summarizeV8 } from './v8-summary.js'
  * @property {{ stage: string, message: string } | null} error
  *
  * @typedef {object} CaseSummary
- * @property {number} opsPerSecond mean over processes
+ * @property {number} opsPerSecond geometric mean over processes
  * @property {number} rme relative margin of error, percent (95%)
- * @property {number[]} processOpsPerSecond
+ * @property {number[]} processOpsPerSecond one figure per process
+ * @property {number[]} processRounds the round of each
  * @property {number} samples
- * @property {{ mean: number, p50: number, p99: number, min: number, max: number }} nsPerOp over all samples
+ * @property {{ mean: number, p50: number, p99: number, min: number, max: number }} nsPerOp over all samples; mean: 1e9 / opsPerSecond
  * @property {number | null} baselineNs
  * @property {boolean} optimizedAway no slower than an empty function
  */
@@ -45,15 +53,22 @@ import { summarizeV8 } from './v8-summary.js'
 const OPTIMIZED_AWAY = 1.25
 
 /**
+ * One process's ops/sec: from the median of its slices' time per call.
+ * @param {ProcessRun} p
+ */
+export function processOpsPerSecond (p) {
+  return 1e9 / median(p.slices)
+}
+
+/**
  * @param {ProcessRun[]} processes
  * @returns {CaseSummary}
  */
 export function summarizeCase (processes) {
-  const processOpsPerSecond = processes.map((p) => (p.ops / p.timeNs) * 1e9)
-  const k = processOpsPerSecond.length
-  const opsPerSecond = mean(processOpsPerSecond)
-  const spread = describe(processOpsPerSecond, [])
-  const rme = k > 1 ? (tQuantile(0.975, k - 1) * spread.stdev / Math.sqrt(k) / opsPerSecond) * 100 : NaN
+  const perProcess = processes.map(processOpsPerSecond)
+  const logs = summarize(perProcess.map(Math.log))
+  const opsPerSecond = Math.exp(logs.mean)
+  const rme = logs.n > 1 ? (Math.exp(tQuantile(0.975, logs.n - 1) * Math.sqrt(logs.variance / logs.n)) - 1) * 100 : NaN
   const all = processes.flatMap((p) => p.samples)
   const time = describe(all, [50, 99])
   const baselines = processes.map((p) => p.baselineNs).filter((b) => typeof b === 'number')
@@ -61,7 +76,8 @@ export function summarizeCase (processes) {
   return {
     opsPerSecond,
     rme,
-    processOpsPerSecond,
+    processOpsPerSecond: perProcess,
+    processRounds: processes.map((p) => p.round),
     samples: all.length,
     nsPerOp: { mean: 1e9 / opsPerSecond, p50: time.percentiles['50'], p99: time.percentiles['99'], min: time.min, max: time.max },
     baselineNs,
@@ -70,12 +86,30 @@ export function summarizeCase (processes) {
 }
 
 /**
+ * Two cases' figures from the rounds that measured both, in round order.
+ * @param {CaseSummary} a @param {CaseSummary} b
+ * @returns {[number[], number[]]}
+ */
+export function pairByRound (a, b) {
+  const inB = new Map(b.processRounds.map((round, i) => [round, b.processOpsPerSecond[i]]))
+  /** @type {[number[], number[]]} */
+  const pairs = [[], []]
+  a.processRounds.forEach((round, i) => {
+    const other = inB.get(round)
+    if (other === undefined) return
+    pairs[0].push(a.processOpsPerSecond[i])
+    pairs[1].push(other)
+  })
+  return pairs
+}
+
+/**
  * @typedef {object} CaseReport
  * @property {string} name
  * @property {{ stage: string, message: string } | null} error
  * @property {CaseSummary | null} summary
- * @property {import('../stats/welch.js').Comparison | null} againstFastest
- *   ratio: the fastest's ops/sec over this case's (how many times slower), with its 95% interval and Welch's test
+ * @property {ReturnType<typeof compareRounds> | null} againstFastest
+ *   ratio: the fastest's ops/sec over this case's, round by round (how many times slower), with its 95% interval and p-value
  * @property {ReturnType<typeof summarizeV8> | null} v8
  * @property {ProcessRun[]} processes
  *
@@ -107,14 +141,13 @@ export function analyzeGroup (name, runs, options = {}) {
   const measured = cases.filter((c) => c.summary !== null)
   if (measured.length === 0) return { name, cases, fastest: null }
   const top = measured.reduce((a, b) => (/** @type {CaseSummary} */ (b.summary).opsPerSecond > /** @type {CaseSummary} */ (a.summary).opsPerSecond ? b : a))
-  const topOps = /** @type {CaseSummary} */ (top.summary).processOpsPerSecond
   const tied = []
   for (const c of measured) {
     if (c === top) {
       tied.push(c.name)
       continue
     }
-    const comparison = compareGroups(/** @type {CaseSummary} */ (c.summary).processOpsPerSecond, topOps, options)
+    const comparison = compareRounds(...pairByRound(/** @type {CaseSummary} */ (c.summary), /** @type {CaseSummary} */ (top.summary)), options)
     c.againstFastest = comparison
     if (!comparison.significant) tied.push(c.name)
   }

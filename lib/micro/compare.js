@@ -5,7 +5,11 @@ import { MICRO_KIND } from './result.js'
  * dyno compare: two results, measurement by measurement. Pure.
  *
  * Micro results are compared case by case on per-process ops/sec, the same
- * unit of replication dyno micro tests with. Load results are compared on
+ * unit of replication dyno micro tests with. Two runs are not paired round
+ * by round (their rounds ran at different times), so the test is Welch's on
+ * the two sets of processes. Results of schema 1 (each process's figure the
+ * mean over all its samples) are read too; schema 2 takes the median of its
+ * slices. Load results are compared on
  * their per-second request rates, as autocannon-compare does; those seconds
  * come from one process and drift together, so the test is only as good as
  * the two runs are representative: repeat runs before trusting a small
@@ -41,8 +45,8 @@ export function compareResults (a, b) {
   return {
     kind: a.kind,
     unit: a.kind === 'micro' ? 'ops/sec' : 'req/sec',
-    a: { node: a.doc.node ?? null, startedAt: a.doc.startedAt ?? null },
-    b: { node: b.doc.node ?? null, startedAt: b.doc.startedAt ?? null },
+    a: { node: a.doc.node ?? null, startedAt: a.doc.startedAt ?? null, schemaVersion: a.doc.schemaVersion },
+    b: { node: b.doc.node ?? null, startedAt: b.doc.startedAt ?? null, schemaVersion: b.doc.schemaVersion },
     rows
   }
 }

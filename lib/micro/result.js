@@ -6,7 +6,9 @@ import { relative } from 'node:path'
  * of every process, and the summary, under a schemaVersion.
  */
 
-export const MICRO_SCHEMA_VERSION = 1
+// 2: per-process figures from the median of slices, geometric means, round-by-round comparisons;
+// each process records its round, its slices and the CPU it sampled on.
+export const MICRO_SCHEMA_VERSION = 2
 export const MICRO_KIND = 'dyno-micro'
 
 /**
@@ -22,7 +24,7 @@ export function microResult (files, settings, meta) {
     node: meta.node,
     v8: meta.v8,
     machine: { platform: process.platform, arch: process.arch, cpus: cpus().length, cpu: cpus()[0]?.model ?? '' },
-    settings: { rounds: settings.rounds, warmupMs: settings.warmupMs, timeMs: settings.timeMs, sampleMs: settings.sampleMs, timeoutMs: settings.timeoutMs },
+    settings: { rounds: settings.rounds, warmupMs: settings.warmupMs, timeMs: settings.timeMs, sliceMs: settings.sliceMs, sampleMs: settings.sampleMs, timeoutMs: settings.timeoutMs },
     files: files.map((f) => ({ ...f, file: relative(meta.cwd, f.file) || f.file }))
   }
 }

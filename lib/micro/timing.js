@@ -15,7 +15,7 @@ export const now = () => Number(process.hrtime.bigint())
  * compilation cache nor shared type feedback ties the case's call site to
  * any other function (the empty baseline, another case).
  * @param {boolean} async
- * @returns {(fn: Function, state: unknown, n: number, sink: unknown[], clock: () => number) => number | Promise<number>}
+ * @returns {Loop}
  */
 export function compileLoop (async) {
   loops++
@@ -35,38 +35,40 @@ export function compileLoop (async) {
 }
 
 /**
- * @typedef {object} Schedule
- * @property {number} warmupMs
- * @property {number} timeMs measuring time, after warm-up
- * @property {number} sampleMs how long one sample (batch) should last
- * @property {number} minSamples taken even when they overrun timeMs
- * @property {number} maxSamples
+ * @typedef {(fn: Function, state: unknown, n: number, sink: unknown[], clock: () => number) => number | Promise<number>} Loop
  *
- * @typedef {object} Measurement
- * @property {number} batch calls per sample
- * @property {number} ops calls measured (warm-up excluded)
- * @property {number} timeNs time those calls took
- * @property {number[]} samples nanoseconds per call, one per sample
+ * @typedef {object} Warm a case ready to be sampled
+ * @property {Loop} loop its timed loop, warmed up with it
+ * @property {number} batch calls per sample, so that a sample lasts about sampleMs
  */
 
+/** Nanoseconds of CPU time this process has used (all its threads). */
+const cpuNow = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) * 1e3
+}
+
 /**
- * Warms `fn` up, then samples it.
+ * Warms `fn` up in a timed loop of its own and sizes its samples.
+ * Tiering up (Sparkplug, Maglev, Turbofan, on-stack replacement) can outlast
+ * a short warm-up, and a process measured half-way through it is an outlier:
+ * warm-up goes on while the best time per call still improves. Its length
+ * counts the process's CPU time, so that processes warming up side by side
+ * on a busy machine still do the work V8 needs to tier up; ten times the
+ * asked-for warm-up in wall time is the most it takes.
  * @param {Function} fn
  * @param {unknown} state passed to every call
  * @param {boolean} async
- * @param {Schedule} schedule
+ * @param {{ warmupMs: number, sampleMs: number }} schedule
  * @param {unknown[]} sink where results go, so V8 must compute them
- * @returns {Promise<Measurement>}
+ * @returns {Promise<Warm>}
  */
-export async function measure (fn, state, async, schedule, sink) {
+export async function warmUp (fn, state, async, schedule, sink) {
   const loop = compileLoop(async)
   const sampleNs = schedule.sampleMs * 1e6
-  const started = now()
+  const started = cpuNow()
   const minEnd = started + schedule.warmupMs * 1e6
-  // Tiering up (Sparkplug, Maglev, Turbofan, on-stack replacement) can outlast a short warm-up,
-  // and a process measured half-way through it is an outlier: warm-up goes on while the best
-  // time per call still improves, up to ten times the asked-for warm-up.
-  const maxEnd = started + Math.max(10 * schedule.warmupMs, 200) * 1e6
+  const maxEnd = now() + Math.max(10 * schedule.warmupMs, 200) * 1e6
   const settleNs = Math.max(schedule.warmupMs / 2, 10) * 1e6
   let n = 1
   let perCall = Infinity
@@ -75,21 +77,32 @@ export async function measure (fn, state, async, schedule, sink) {
   for (;;) {
     const took = await loop(fn, state, n, sink, now)
     perCall = took / n
-    const at = now()
+    const at = cpuNow()
     if (took >= sampleNs / 4 && perCall < best * 0.97) bestAt = at
     if (took >= sampleNs / 4) best = Math.min(best, perCall)
     if (took < sampleNs) n = Math.min(n * 2, 2 ** 30)
-    if (at >= maxEnd || (at >= minEnd && at - bestAt >= settleNs && took >= sampleNs / 4)) break
+    if (now() >= maxEnd || (at >= minEnd && at - bestAt >= settleNs && took >= sampleNs / 4)) break
   }
   const batch = Math.max(1, Math.round(sampleNs / Math.max(Number.isFinite(best) ? best : perCall, 1e-3)))
+  return { loop, batch }
+}
 
-  /** @type {number[]} */
+/**
+ * Samples a warmed-up case for `ms` (at least one sample).
+ * @param {Warm} warm
+ * @param {Function} fn
+ * @param {unknown} state
+ * @param {number} ms
+ * @param {unknown[]} sink
+ * @returns {Promise<number[]>} nanoseconds per call, one per sample (a batch of `warm.batch` calls)
+ */
+export async function sampleFor (warm, fn, state, ms, sink) {
   const samples = []
   let timeNs = 0
-  while ((timeNs < schedule.timeMs * 1e6 || samples.length < schedule.minSamples) && samples.length < schedule.maxSamples) {
-    const took = await loop(fn, state, batch, sink, now)
-    samples.push(took / batch)
+  do {
+    const took = await warm.loop(fn, state, warm.batch, sink, now)
+    samples.push(took / warm.batch)
     timeNs += took
-  }
-  return { batch, ops: batch * samples.length, timeNs, samples }
+  } while (timeNs < ms * 1e6)
+  return samples
 }

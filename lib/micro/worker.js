@@ -3,15 +3,25 @@ import { basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createOptimizationStatusReader } from '../v8/optimization-status.js'
 import { registry } from './registry.js'
-import { measure } from './timing.js'
+import { sampleFor, warmUp } from './timing.js'
 
 /**
  * One child process, one job: list the cases of a benchmark file, or
- * measure one case in this fresh isolate and report over IPC. Started by
- * lib/micro/spawn.js with the job as JSON in argv[2].
+ * measure one case in this fresh isolate. Started by lib/micro/spawn.js with
+ * the job as JSON in argv[2]. A measuring worker loads the case and warms it
+ * up, then does what the runner asks over IPC, one request at a time, so
+ * that the runner can interleave the processes of a round:
  *
+ *   (loaded, warmed up)     → { type: 'warm', async, batch }
+ *   { type: 'sample', ms }  → { type: 'slice', samples }   (repeated)
+ *   { type: 'finish' }      → { type: 'finished', baselineNs, status }, then the process ends
+ *
+ * Any failure is answered with { type: 'error', stage, message }.
+ *
+ * @typedef {{ warmupMs: number, sampleMs: number }} Schedule
  * @typedef {{ type: 'list', file: string }
- *   | { type: 'measure', file: string, group: string, name: string, schedule: import('./timing.js').Schedule, baseline: boolean }} Job
+ *   | { type: 'measure', file: string, group: string, name: string, schedule: Schedule, baseline: boolean }} Job
+ * @typedef {{ type: 'sample', ms: number } | { type: 'finish' }} Request
  */
 
 const job = /** @type {Job} */ (JSON.parse(process.argv[2]))
@@ -24,6 +34,11 @@ const keepAlive = setInterval(() => {}, 1 << 30)
 
 /** @param {object} message */
 function send (message) {
+  process.send?.(message)
+}
+
+/** @param {object} message the last one: the process ends once it is sent */
+function sendLast (message) {
   process.send?.(message, () => {
     clearInterval(keepAlive)
     process.disconnect()
@@ -32,7 +47,7 @@ function send (message) {
 
 /** @param {unknown} err */
 function fail (err) {
-  send({ type: 'error', stage, message: describeError(err, job.file) })
+  sendLast({ type: 'error', stage, message: describeError(err, job.file) })
 }
 
 process.on('uncaughtException', fail)
@@ -43,21 +58,22 @@ try {
   const reg = registry()
   if (reg.problems.length > 0) throw new Error(reg.problems[0])
   if (job.type === 'list') {
-    send({ type: 'cases', cases: reg.cases.map((c) => ({ group: c.group, name: c.name })) })
+    sendLast({ type: 'cases', cases: reg.cases.map((c) => ({ group: c.group, name: c.name })) })
   } else {
     const declared = reg.cases.find((c) => c.group === job.group && c.name === job.name)
     if (!declared) throw new Error(`the case "${job.name}" is no longer declared by the file`)
-    send({ type: 'measured', ...await measureCase(declared, job) })
+    await serve(declared, job)
   }
 } catch (err) {
   fail(err)
 }
 
 /**
+ * Sets the case up and warms it up, then answers the runner's requests until it asks to finish.
  * @param {import('./registry.js').DeclaredCase} declared
  * @param {Extract<Job, { type: 'measure' }>} job
  */
-async function measureCase (declared, job) {
+async function serve (declared, job) {
   stage = 'setup'
   const state = declared.options.setup ? await declared.options.setup() : undefined
   stage = 'run'
@@ -65,26 +81,45 @@ async function measureCase (declared, job) {
   const async = typeof first?.then === 'function'
   if (async) await first
   const sink = new Array(16)
-  const measurement = await measure(declared.fn, state, async, job.schedule, sink)
+  const warm = await warmUp(declared.fn, state, async, job.schedule, sink)
 
-  let baselineNs = null
-  if (job.baseline && !async) {
-    const empty = () => {}
-    const short = { ...job.schedule, warmupMs: Math.min(job.schedule.warmupMs, 30), timeMs: Math.min(job.schedule.timeMs, 50) }
-    const base = await measure(empty, undefined, false, short, sink)
-    baselineNs = base.timeNs / base.ops
-  }
-
-  const read = createOptimizationStatusReader()
-  const inspected = inspectList(declared.options.inspect)
-  return {
-    async,
-    ...measurement,
-    baselineNs,
-    status: {
-      case: read(declared.fn),
-      inspected: inspected.map(({ name, fn }) => ({ name, ...read(fn) }))
+  /** @param {Request} request */
+  async function answer (request) {
+    if (request.type === 'sample') {
+      send({ type: 'slice', samples: await sampleFor(warm, declared.fn, state, request.ms, sink) })
+    } else if (request.type === 'finish') {
+      sendLast({ type: 'finished', baselineNs: job.baseline && !async ? await baseline(job.schedule, sink) : null, status: readStatus(declared) })
     }
+  }
+  // One request at a time, in the order they came.
+  let queue = Promise.resolve()
+  process.on('message', (/** @type {Request} */ request) => {
+    queue = queue.then(() => answer(request)).catch(fail)
+  })
+  send({ type: 'warm', async, batch: warm.batch })
+}
+
+/**
+ * An empty function's time per call in the same kind of loop: what a case
+ * that V8 optimized away would measure.
+ * @param {Schedule} schedule @param {unknown[]} sink
+ */
+async function baseline (schedule, sink) {
+  const empty = () => {}
+  const warm = await warmUp(empty, undefined, false, { ...schedule, warmupMs: Math.min(schedule.warmupMs, 20) }, sink)
+  const samples = await sampleFor(warm, empty, undefined, 20, sink)
+  return samples.reduce((sum, s) => sum + s, 0) / samples.length
+}
+
+/**
+ * The optimization status of the case and of the functions it names in `inspect`.
+ * @param {import('./registry.js').DeclaredCase} declared
+ */
+function readStatus (declared) {
+  const read = createOptimizationStatusReader()
+  return {
+    case: read(declared.fn),
+    inspected: inspectList(declared.options.inspect).map(({ name, fn }) => ({ name, ...read(fn) }))
   }
 }
 

@@ -30,6 +30,9 @@ export function renderComparison (result, { style, names }) {
   if (result.a.node && result.b.node && result.a.node !== result.b.node) {
     lines.push(style.yellow(`a ran on Node ${result.a.node} and b on ${result.b.node}: the Node version differs as well as your change`))
   }
+  if (result.kind === 'micro' && result.a.schemaVersion !== result.b.schemaVersion) {
+    lines.push(style.yellow(`a and b were written by different versions of dyno micro (schema ${result.a.schemaVersion} and ${result.b.schemaVersion}), which compute each process's figure differently: measure both again to compare finely`))
+  }
   if (result.kind === 'load') {
     lines.push(style.dim('Per-second rates of one run each: repeat both runs before trusting a small difference.'))
   }

@@ -74,7 +74,7 @@ function comparisonTable (group, style) {
     rows.push([
       c.name,
       opsText(s.opsPerSecond),
-      vs ? `${times(vs.ratio)} slower (${times(vs.low)}–${times(vs.high)})` : 'fastest',
+      vs ? slowerText(vs) : 'fastest',
       vs ? `${vs.significant ? 'yes' : 'no'}, ${pValue(vs.p)}` : '',
       nanoseconds(s.nsPerOp.p50),
       nanoseconds(s.nsPerOp.p99),
@@ -83,6 +83,16 @@ function comparisonTable (group, style) {
     ])
   }
   return table(rows, style) + '\n' + style.dim('Time per call (p50, p99, min, max) is over samples, each the mean of a batch of calls.')
+}
+
+/**
+ * `1.05x slower (1.02x–1.08x)`; with three decimals when two would print the interval as one number.
+ * @param {{ ratio: number, low: number, high: number }} vs
+ */
+function slowerText (vs) {
+  const narrow = times(vs.low) === times(vs.high) && vs.high < 10
+  const x = (/** @type {number} */ r) => (narrow ? `${r.toFixed(3)}x` : times(r))
+  return `${x(vs.ratio)} slower (${x(vs.low)}–${x(vs.high)})`
 }
 
 /** @param {GroupReport} group @param {Style} style */

@@ -24,6 +24,17 @@ export function stdev (xs) {
 }
 
 /**
+ * The middle value (the mean of the two middle ones for an even count).
+ * @param {ArrayLike<number>} xs
+ */
+export function median (xs) {
+  if (xs.length === 0) return NaN
+  const sorted = Array.from(xs).sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/**
  * The p-th percentile by nearest rank, as HdrHistogram reports it.
  * @param {number[]} sorted ascending
  * @param {number} p 0..100

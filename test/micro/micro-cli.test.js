@@ -21,7 +21,7 @@ function oneLine (stderr) {
 test('dyno micro --help and dyno compare --help document every flag with its default', async () => {
   const micro = await runDyno(['micro', '--help'])
   assert.equal(micro.code, 0)
-  for (const text of ['-r, --rounds <n>', 'run in interleaved rounds (default: 10)', '--warmup <seconds>', '(default: 0.1)', '-t, --time', '(default: 0.2)',
+  for (const text of ['-r, --rounds <n>', 'a fresh process per case (default: 20)', '--warmup <seconds>', '(default: 0.1)', '-t, --time', '(default: 0.05)',
     '-q, --quick', '--timeout <seconds>', '(default: 20)', '-j, --json', '-s, --save <name>']) {
     assert.ok(micro.stdout.includes(text), `micro help lacks ${text}`)
   }
@@ -93,12 +93,17 @@ test('--json has every sample and a schemaVersion; --save stores it; dyno compar
   assert.equal(first.code, 0, first.stderr)
   assert.equal(first.stderr, `saved to ${join('.dyno', 'micro', 'before.json')}\n`)
   const result = JSON.parse(first.stdout)
-  assert.equal(result.schemaVersion, 1)
+  assert.equal(result.schemaVersion, 2)
   assert.equal(result.kind, 'dyno-micro')
   const [less, more] = result.files[0].groups[0].cases
-  assert.equal(less.processes.length, 4)
-  assert.ok(less.processes.every((/** @type {any} */ p) => p.samples.length >= 5 && p.samples.every((/** @type {number} */ s) => s > 0)))
+  assert.deepEqual(less.processes.map((/** @type {any} */ p) => p.round), [0, 1, 2, 3])
+  for (const p of less.processes) {
+    assert.equal(p.slices.length, 5) // 50 ms in slices of 10 ms
+    if (process.platform === 'linux') assert.equal(typeof p.cpu, 'number') // the round's processes sampled on one CPU
+    assert.ok(p.samples.length >= 5 && p.samples.every((/** @type {number} */ s) => s > 0))
+  }
   assert.equal(typeof more.againstFastest.p, 'number')
+  assert.equal(more.againstFastest.rounds, 4)
   assert.ok(more.againstFastest.ratio > 0)
   assert.deepEqual(JSON.parse(readFileSync(join(dir, '.dyno', 'micro', 'before.json'), 'utf8')).files, result.files)
 
@@ -109,6 +114,11 @@ test('--json has every sample and a schemaVersion; --save stores it; dyno compar
   assert.match(compared.stdout, /^a: \.dyno\/micro\/before\.json \(Node v/)
   assert.match(compared.stdout, /│ less +│ [\d,]+ +│ [\d,]+ +│ [\d.]+x \([\d.]+x–[\d.]+x\) +│ (yes|no), p/)
   assert.match(compared.stdout, /│ more +│/)
+  // A result written by dyno micro's first method (schema 1) is still read, with a warning.
+  const older = await runDyno(['compare', fixture('schema-1.json'), '.dyno/micro/after.json'], { cwd: dir })
+  assert.equal(older.code, 0, older.stderr)
+  assert.match(older.stdout, /│ more +│ [\d,]+ +│ [\d,]+ +│ [\d.]+x \([\d.]+x–[\d.]+x\) +│ (yes|no), p/)
+  assert.match(older.stdout, /^a and b were written by different versions of dyno micro \(schema 1 and 2\)/m)
   const json = await runDyno(['compare', '--json', '.dyno/micro/before.json', '.dyno/micro/after.json'], { cwd: dir })
   const rows = JSON.parse(json.stdout).rows
   assert.deepEqual(rows.map((/** @type {any} */ r) => r.name), ['less', 'more'])
