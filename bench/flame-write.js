@@ -90,4 +90,4 @@ console.log(`merged ${profile.nodes.length} nodes in ${((merged - started) / 100
 console.log(`.cpuprofile written in ${((written - merged) / 1000).toFixed(2)} s (${size(FILES.profile)})`)
 console.log(`report, pprof and collapsed stacks in ${((rendered - written) / 1000).toFixed(2)} s: ${data.frames.name.length} frames, ${data.nodes.frame.length} nodes; html ${size(FILES.html)}, pprof ${size(FILES.pprof)}, folded ${size(FILES.collapsed)}`)
 console.log(`total ${((rendered - started) / 1000).toFixed(2)} s`)
-rmSync(folder, { recursive: true, force: true })
+if (process.env.KEEP) console.log(folder); else rmSync(folder, { recursive: true, force: true })
