@@ -14,7 +14,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const linesDir = join(root, 'test', 'node-lines')
+const linesDir = join(root, 'tools', 'node-lines')
 const args = process.argv.slice(2)
 const onlyCurrent = args.includes('--only-current')
 const selection = args.filter((a) => !a.startsWith('--'))
@@ -65,7 +65,7 @@ if (!onlyCurrent) {
     const node = join(linesDir, 'node_modules', `node${line}`, 'bin', 'node')
     if (!existsSync(node)) {
       results.push([`tests on Node ${line}`, false])
-      process.stdout.write(`\nNode ${line} is missing: run npm ci --prefix test/node-lines\n`)
+      process.stdout.write(`\nNode ${line} is missing: run npm ci --prefix tools/node-lines\n`)
       continue
     }
     results.push([`tests on Node ${line}`, step(`tests on Node ${line}`, node, ['--test', '--test-reporter=dot', ...lineArgs])])
