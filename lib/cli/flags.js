@@ -101,7 +101,8 @@ function describeParseError (err, flags) {
   switch (err.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
       const name = option.replace(/^-+/, '').split('=')[0]
-      const close = flags.find((f) => editDistance(f.name, name) <= 2)
+      // A suggestion only for a misspelt long name: two edits turn any short one into another.
+      const close = name.length > 3 ? flags.find((f) => editDistance(f.name, name) <= 2) : undefined
       return `unknown flag ${option}${close ? ` (did you mean --${close.name}?)` : ''}`
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {

@@ -34,6 +34,7 @@ test('bad input: one line, exit code 2', async () => {
     [['load', 'ftp://127.0.0.1/'], /uses ftp; dyno load speaks http:\/\/ and https:\/\//],
     [['load', 'http://'], /is not a URL/],
     [['load', '--conections', '5', 'http://127.0.0.1:1/'], /unknown flag --conections \(did you mean --connections\?\)/],
+    [['load', '-x', 'http://127.0.0.1:1/'], /^dyno load: unknown flag -x; see dyno load --help$/],
     [['load', '-c', 'many', 'http://127.0.0.1:1/'], /-c\/--connections takes a whole number, not "many"/],
     [['load', '-c', '0', 'http://127.0.0.1:1/'], /-c\/--connections must be at least 1/],
     [['load', '-d', '10x', 'http://127.0.0.1:1/'], /-d\/--duration takes a duration like 10, 10s, 500ms or 2m/],
