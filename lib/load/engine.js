@@ -84,7 +84,6 @@ export class LoadEngine {
     this.responses = 0
     this.bytes = 0
     this.errorCount = 0
-    this.refusedSinceResponse = 0
     /** When connections started being refused, with none accepted since; 0 while the target accepts. */
     this.refusingSince = 0
     this.statusCounts = new Float64Array(600)
@@ -234,7 +233,6 @@ export class LoadEngine {
     this.latency.record(ms * 1000)
     this.statusCounts[status]++
     this.responses++
-    this.refusedSinceResponse = 0
     this.settle(1)
   }
 
@@ -242,10 +240,7 @@ export class LoadEngine {
   countErrors (kind, n) {
     this.errors[kind] += n
     this.errorCount += n
-    if (kind === 'refused') {
-      this.refusedSinceResponse += n
-      if (this.refusingSince === 0) this.refusingSince = performance.now()
-    }
+    if (kind === 'refused' && this.refusingSince === 0) this.refusingSince = performance.now()
   }
 
   /**
@@ -345,7 +340,7 @@ export class LoadEngine {
       errors: this.errors,
       latency: this.latency,
       perSecond: this.perSecond,
-      targetRefusing: this.refusedSinceResponse > 0
+      targetRefusing: this.refusingSince > 0
     })
   }
 }

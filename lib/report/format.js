@@ -19,13 +19,6 @@ export function milliseconds (ms) {
   return `${decimal(ms, 2)} ms`
 }
 
-/** `185k`, `1.2M`: large counts in the summary line @param {number} n */
-export function shortCount (n) {
-  if (n < 1000) return String(n)
-  if (n < 1e6) return `${trim(n / 1e3)}k`
-  return `${trim(n / 1e6)}M`
-}
-
 /** `12.3 MB` (decimal units, as network throughput is counted) @param {number} n */
 export function bytes (n) {
   const units = ['B', 'kB', 'MB', 'GB', 'TB']
