@@ -1,14 +1,11 @@
-import { copyFileSync, readFileSync } from 'node:fs'
-import { basename, resolve } from 'node:path'
-import { whyNotProfile } from '../analyze/cpuprofile.js'
-import { FILES, renderFlameFolder } from '../commands/flame-report.js'
+import { resolve } from 'node:path'
 import { runFlame, withPort } from '../commands/flame.js'
+import { viewProfile } from '../commands/flame-view.js'
 import { usageError } from '../errors.js'
 import { renderLoadHeader, renderLoadResult } from '../report/load-terminal.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
 import { createProgressBar } from '../report/progress.js'
 import { createStyle } from '../report/style.js'
-import { createRunFolder, writeJson } from '../run-folder.js'
 import { splitWords } from '../target/command.js'
 import { parseFlags } from './flags.js'
 import { parseLoadArgs } from './load.js'
@@ -113,25 +110,4 @@ function splitCommand (argv) {
     if (flag && flag.type !== 'boolean' && !arg.includes('=')) i++
   }
   return [argv, []]
-}
-
-/**
- * `--view`: a profile from elsewhere gets a run folder of its own.
- * @param {string} file @param {string} out @param {string} cwd
- */
-function viewProfile (file, out, cwd) {
-  const path = resolve(cwd, file)
-  let profile
-  try {
-    profile = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (err) {
-    const e = /** @type {NodeJS.ErrnoException} */ (err)
-    throw usageError('DYNO_BAD_PROFILE', e.code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file} as JSON: ${e.message}`)
-  }
-  const why = whyNotProfile(profile)
-  if (why) throw usageError('DYNO_BAD_PROFILE', `${file} is not a CPU profile (.cpuprofile): ${why}`)
-  const folder = createRunFolder(resolve(cwd, out), 'flame')
-  copyFileSync(path, resolve(folder, FILES.profile))
-  writeJson(folder, FILES.meta, { schemaVersion: 1, command: 'flame', title: basename(file), view: path, cwd, startedAt: new Date().toISOString() })
-  return renderFlameFolder(folder)
 }
