@@ -1,18 +1,15 @@
 'use strict'
 /**
  * The V8 CPU profiler of the app's main thread, driven from the agent's
- * worker thread through an inspector session connected to the main thread
- * (no port is opened). V8 hands such a session's messages to the main thread
- * between two JavaScript instructions, so the worker can stop the profiler
- * and take its profile even while the app's event loop is blocked: the very
- * moment a profile matters most.
+ * worker thread through its inspector session, so that the worker can stop
+ * the profiler and take its profile even while the app's event loop is
+ * blocked: the very moment a profile matters most.
  */
-const inspector = require('node:inspector')
 
 class Profiler {
-  constructor () {
-    this.session = new inspector.Session()
-    this.session.connectToMainThread()
+  /** @param {import('./inspector-session.cjs').InspectorSession} session */
+  constructor (session) {
+    this.session = session
   }
 
   /**
@@ -21,9 +18,7 @@ class Profiler {
    * @returns {Promise<any>}
    */
   post (method, params) {
-    return new Promise((resolve, reject) => {
-      this.session.post(method, params, (err, result) => err ? reject(err) : resolve(result))
-    })
+    return this.session.post(method, params)
   }
 
   /** @param {number} samplingIntervalUs */

@@ -14,7 +14,7 @@ test('the agent adds nothing the app can see: same output, no extra server, same
   const plain = spawnSync(process.execPath, [APP], { encoding: 'utf8' })
   const profiled = spawnSync(process.execPath, [APP], {
     encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: `--require "${AGENT}"`, DYNO_RUN_DIR: runDir }
+    env: { ...process.env, NODE_OPTIONS: `--require "${AGENT}"`, DYNO_RUN_DIR: runDir, DYNO_COLLECTORS: '{"cpu":{}}' }
   })
   assert.equal(plain.status, 7)
   assert.equal(profiled.status, 7)
@@ -23,7 +23,7 @@ test('the agent adds nothing the app can see: same output, no extra server, same
   assert.match(plain.stdout, /listening servers: 1\n/)
   // And it did profile: a chunk, how it ended, where it listened.
   const files = readdirSync(join(runDir, 'raw'))
-  assert.ok(files.some((f) => /^\d+\.0\.cpuprofile$/.test(f)), files.join(' '))
+  assert.ok(files.some((f) => /^\d+\.cpu\.0\.cpuprofile$/.test(f)), files.join(' '))
   assert.ok(files.some((f) => /^\d+\.end\.json$/.test(f)))
   assert.ok(files.some((f) => /^\d+\.listening\.json$/.test(f)))
 })

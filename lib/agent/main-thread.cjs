@@ -1,25 +1,30 @@
 'use strict'
 /**
  * The agent's main-thread side. It starts the agent's worker thread (which
- * drives the profiler, writes the profile and talks to dyno; see
- * worker.cjs), and tells it what only the main thread sees: that the app
- * listens, that an exception went uncaught, that the process is exiting.
+ * runs the collectors' worker sides, writes, and talks to dyno; see
+ * worker.cjs), runs the collectors' main-thread sides, and tells the worker
+ * what only the main thread sees: that the app listens, that an exception
+ * went uncaught, that the process is exiting.
  *
  * Files, in `<runDir>/raw/`: `<pid>.process.json` (who this process is),
- * `<pid>.listening.json`, and what the worker writes.
+ * `<pid>.listening.json`, and what the worker and the collectors write.
  */
 const fs = require('node:fs')
 const path = require('node:path')
 const { Worker } = require('node:worker_threads')
 const { onListening } = require('./listening.cjs')
-const { prepareTierReader } = require('./tiers.cjs')
+const { loadCollector } = require('./collectors.cjs')
 
-/** How long the process may wait for the worker: to start profiling, and to write the last chunk at exit. */
+/** How long the process may wait for the worker: to start the collectors, and to write the last data at exit. */
 const START_WAIT_MS = 2000
 const EXIT_WAIT_MS = 10_000
 
+/** Flags the worker raises in shared memory, for a main thread that may not run its event loop again. */
+const STARTED = 0
+const ENDED = 1
+
 /**
- * @param {{ runDir: string, socketPath: string | null, samplingIntervalUs: number, chunkMs: number }} options
+ * @param {{ runDir: string, socketPath: string | null, collectors: Record<string, object> }} options
  */
 function startAgent (options) {
   const dir = path.join(options.runDir, 'raw')
@@ -41,21 +46,32 @@ function startAgent (options) {
     startedAt: new Date().toISOString()
   })
 
-  // [0]: 1 once the worker profiles; [1]: 1 once it wrote the last chunk.
   const flags = new Int32Array(new SharedArrayBuffer(8))
   const worker = new Worker(path.join(__dirname, 'worker.cjs'), {
-    workerData: { ...options, pid, dir, flags },
+    workerData: { dir, pid, flags, socketPath: options.socketPath, collectors: options.collectors },
     stdout: true,
     stderr: true
   })
   worker.unref()
   worker.on('error', () => {})
-  prepareTierReader()
 
-  // The worker starts the profiler through the main thread, which must run
-  // JavaScript to take the request: wait for it here, so the app's first
-  // line is profiled.
-  waitFor(flags, 0, START_WAIT_MS)
+  for (const [name, collectorOptions] of Object.entries(options.collectors)) {
+    const collector = loadCollector(name)
+    if (!collector || !collector.main) continue
+    try {
+      collector.main({
+        pid,
+        dir,
+        options: collectorOptions,
+        post: (/** @type {unknown} */ message) => worker.postMessage({ type: 'collector', collector: name, message })
+      })
+    } catch {}
+  }
+
+  // Collectors may need the main thread to answer the worker before they
+  // run (the CPU profiler starts through it): wait here, running JavaScript,
+  // so the app's first line is observed.
+  waitFor(flags, STARTED, START_WAIT_MS)
 
   onListening((address) => {
     writeJson('listening.json', address)
@@ -67,7 +83,7 @@ function startAgent (options) {
   })
   process.on('exit', (code) => {
     worker.postMessage({ type: 'exit', code })
-    waitFor(flags, 1, EXIT_WAIT_MS)
+    waitFor(flags, ENDED, EXIT_WAIT_MS)
   })
 }
 
@@ -81,4 +97,4 @@ function waitFor (flags, index, ms) {
   while (Atomics.load(flags, index) === 0 && Date.now() < until);
 }
 
-module.exports = { startAgent }
+module.exports = { startAgent, STARTED, ENDED }

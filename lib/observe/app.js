@@ -4,26 +4,27 @@ import { fileURLToPath } from 'node:url'
 import { targetError, usageError } from '../errors.js'
 import { ChannelServer } from './channel-server.js'
 import { resolveProgram } from './command.js'
+import { processesOfRun } from './run-processes.js'
 
 const AGENT = fileURLToPath(new URL('../agent/agent.cjs', import.meta.url))
 
 /**
  * The user's app, started with dyno's agent inside every Node.js process of
  * it. It runs in its own process group, so that Ctrl-C reaches dyno first and
- * dyno decides the order: stop profiling, then stop the app.
+ * dyno decides the order: stop the collectors, then stop the app.
  *
- * @typedef {{ pid: number, ppid: number, argv: string[] }} AgentHello
+ * @typedef {{ pid: number, ppid: number }} AgentHello
  * @typedef {{ pid: number, port: number, address: string, family: string }} AgentListening
- * @typedef {{ code: number | null, signal: NodeJS.Signals | null }} TargetExit
+ * @typedef {{ code: number | null, signal: NodeJS.Signals | null }} ProcessExit
  */
-export class Target {
+export class App {
   /**
    * @param {object} options
    * @param {string[]} options.command
    * @param {string} options.cwd
    * @param {NodeJS.ProcessEnv} options.env
    * @param {string} options.runDir
-   * @param {number} options.samplingIntervalUs
+   * @param {Record<string, object>} options.collectors what each collector is asked, by name
    */
   constructor (options) {
     this.options = options
@@ -32,9 +33,9 @@ export class Target {
     this.agents = []
     /** @type {AgentListening | null} */
     this.listening = null
-    /** @type {TargetExit | null} */
+    /** @type {ProcessExit | null} */
     this.exit = null
-    /** @type {Promise<TargetExit> | null} */
+    /** @type {Promise<ProcessExit> | null} */
     this.exited = null
     /** @type {import('node:child_process').ChildProcess | null} */
     this.child = null
@@ -44,7 +45,7 @@ export class Target {
   }
 
   async start () {
-    const { command, cwd, env, runDir, samplingIntervalUs } = this.options
+    const { command, cwd, env, runDir, collectors } = this.options
     resolveProgram(command[0], cwd, env)
     await this.channel.listen()
     const nodeOptions = [env.NODE_OPTIONS, `--require "${AGENT.replace(/(["\\])/g, '\\$1')}"`].filter(Boolean).join(' ')
@@ -55,7 +56,7 @@ export class Target {
         NODE_OPTIONS: nodeOptions,
         DYNO_RUN_DIR: runDir,
         DYNO_AGENT_SOCKET: this.channel.path,
-        DYNO_SAMPLING_INTERVAL: String(samplingIntervalUs)
+        DYNO_COLLECTORS: JSON.stringify(collectors)
       },
       // A terminal stays dyno's (the app runs in a group of its own, which may
       // not read it); piped input goes to the app.
@@ -93,7 +94,7 @@ export class Target {
         ? notNode(this.options.command)
         : targetError('DYNO_LISTEN_TIMEOUT', `the app did not listen on a port within ${timeoutMs / 1000} s; raise --listen-timeout, or check that it starts a server`)), timeoutMs)
     })
-    const exited = /** @type {Promise<TargetExit>} */ (this.exited).then((exit) => {
+    const exited = /** @type {Promise<ProcessExit>} */ (this.exited).then((exit) => {
       throw this.agents.length === 0 ? notNode(this.options.command) : targetError('DYNO_TARGET_EXITED', `the app ${describeExit(exit)} before it listened on a port`)
     })
     try {
@@ -104,10 +105,11 @@ export class Target {
   }
 
   /**
-   * Asks every agent still running to stop profiling and write, waits for
-   * them, then stops what is left of the app: SIGTERM to its process group,
-   * SIGKILL later. Returns once no process of the group is left, so that
-   * every agent has finished writing. The group may outlive its first
+   * Asks every agent still running to end its collectors and write, waits
+   * for them, then stops what is left of the app: SIGTERM to its process
+   * group, SIGKILL later, and the same to any process of the run that left
+   * the group (a daemon that called setsid). Returns once none is left, so
+   * that every agent has finished writing. The group may outlive its first
    * process (a launcher that starts the server and exits), so it is the
    * group that is watched, not the process dyno started.
    * @param {{ agentTimeoutMs?: number, exitTimeoutMs?: number }} [options]
@@ -120,21 +122,21 @@ export class Target {
         const timer = setTimeout(resolve, agentTimeoutMs)
         const done = () => { clearTimeout(timer); resolve(undefined) }
         this.channel.on('stopped', () => { if (++answered >= waiting) done() })
-        this.untilGroupGone(agentTimeoutMs).then(done)
+        this.untilGone(agentTimeoutMs).then(done)
       })
     }
-    if (this.groupAlive()) {
+    if (this.anyAlive()) {
       this.stoppedByDyno = true
       this.signal('SIGTERM')
-      if (!await this.untilGroupGone(exitTimeoutMs)) {
+      if (!await this.untilGone(exitTimeoutMs)) {
         this.signal('SIGKILL')
-        await this.untilGroupGone(2000)
+        await this.untilGone(2000)
       }
     }
     await this.exited
     this.channel.close()
     process.off('exit', this.killOnExit)
-    return /** @type {TargetExit} */ (this.exit)
+    return /** @type {ProcessExit} */ (this.exit)
   }
 
   /**
@@ -152,25 +154,27 @@ export class Target {
     })
   }
 
-  /** True while any process of the app's group runs. */
-  groupAlive () {
-    const pid = this.child?.pid
-    if (pid === undefined) return false
-    try {
-      process.kill(-pid, 0)
-      return true
-    } catch {
-      return false
-    }
+  /** The processes of the app that run: its group, and any that left it. */
+  alive () {
+    /** @type {number[]} */
+    const pids = []
+    const group = this.child?.pid
+    if (group !== undefined && exists(-group)) pids.push(-group)
+    for (const pid of processesOfRun(this.options.runDir)) if (exists(pid)) pids.push(pid)
+    return pids
+  }
+
+  anyAlive () {
+    return this.alive().length > 0
   }
 
   /**
    * @param {number} ms
-   * @returns {Promise<boolean>} false when the group is still there after `ms`
+   * @returns {Promise<boolean>} false when a process is still there after `ms`
    */
-  async untilGroupGone (ms) {
+  async untilGone (ms) {
     const until = Date.now() + ms
-    while (this.groupAlive()) {
+    while (this.anyAlive()) {
       if (Date.now() > until) return false
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
@@ -179,23 +183,34 @@ export class Target {
 
   /** @param {NodeJS.Signals} signal */
   signal (signal) {
-    const pid = this.child?.pid
-    if (pid === undefined) return
-    try {
-      process.kill(-pid, signal)
-    } catch {}
+    for (const pid of this.alive()) {
+      try {
+        process.kill(pid, signal)
+      } catch {}
+    }
   }
 
   /** If dyno itself goes down, the app does not stay behind. */
   killOnExit = () => this.signal('SIGTERM')
 }
 
-/** @param {string[]} command */
-export function notNode (command) {
-  return usageError('DYNO_NOT_NODE', `"${command.join(' ')}" started no Node.js process; dyno profiles commands that run node, like: -- node app.js, -- npm start`)
+/** @param {number} pid a process, or minus a process group */
+function exists (pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    // EPERM: it exists, but is not ours to signal (and not ours to stop).
+    return false
+  }
 }
 
-/** @param {TargetExit} exit */
+/** @param {string[]} command */
+export function notNode (command) {
+  return usageError('DYNO_NOT_NODE', `"${command.join(' ')}" started no Node.js process; dyno observes commands that run node, like: -- node app.js, -- npm start`)
+}
+
+/** @param {ProcessExit} exit */
 export function describeExit (exit) {
   if (exit.signal) return `was killed by ${exit.signal}`
   return `exited with code ${exit.code}`

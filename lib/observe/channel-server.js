@@ -5,14 +5,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onJsonLines } from '../agent/json-lines.cjs'
 
-const MESSAGES = new Set(['hello', 'listening', 'stopped'])
+const MESSAGES = new Set(['hello', 'listening', 'stopped', 'data'])
 
 /**
  * The Unix socket dyno listens on for its agents (see lib/agent/channel.cjs).
  * It lives in the temp folder, because a socket path must be short.
  *
- * Events: 'hello', 'listening', 'stopped', each with the agent's message, and
- * 'disconnected' with the pid of an agent whose process went away.
+ * Events: 'hello', 'listening', 'stopped', 'data' (a collector's live data),
+ * each with the agent's message, and 'disconnected' with the pid of an agent
+ * whose process went away.
  */
 export class ChannelServer extends EventEmitter {
   constructor () {
