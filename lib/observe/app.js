@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { targetError, usageError } from '../errors.js'
 import { ChannelServer } from './channel-server.js'
 import { resolveProgram } from './command.js'
-import { processesOfRun } from './run-processes.js'
+import { liveProcessesOfRun } from './run-processes.js'
 
 const AGENT = fileURLToPath(new URL('../agent/agent.cjs', import.meta.url))
 
@@ -154,14 +154,9 @@ export class App {
     })
   }
 
-  /** The processes of the app that run: its group, and any that left it. */
+  /** The processes of the app that live: its group, and any that left it. */
   alive () {
-    /** @type {number[]} */
-    const pids = []
-    const group = this.child?.pid
-    if (group !== undefined && exists(-group)) pids.push(-group)
-    for (const pid of processesOfRun(this.options.runDir)) if (exists(pid)) pids.push(pid)
-    return pids
+    return this.child ? liveProcessesOfRun(this.options.runDir, this.child.pid) : []
   }
 
   anyAlive () {
@@ -192,17 +187,6 @@ export class App {
 
   /** If dyno itself goes down, the app does not stay behind. */
   killOnExit = () => this.signal('SIGTERM')
-}
-
-/** @param {number} pid a process, or minus a process group */
-function exists (pid) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    // EPERM: it exists, but is not ours to signal (and not ours to stop).
-    return false
-  }
 }
 
 /** @param {string[]} command */

@@ -5,18 +5,9 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { runDyno } from '../helpers/cli.js'
+import { running } from '../helpers/processes.js'
 
 const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtures/apps/${name}`, import.meta.url))
-
-/** @param {number} pid */
-function running (pid) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** @param {string} cwd */
 function onlyRun (cwd) {
