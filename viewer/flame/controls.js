@@ -2,23 +2,28 @@
 /* exported wireControls, renderLegend */
 /* global legendItems */
 
-/** Connects the controls to the report's actions; they hold no state of their own. */
-function wireControls (actions) {
-  const $ = (id) => document.getElementById(id)
+/**
+ * Connects the controls to the report's actions; they hold no state of their own.
+ * @param {FlameActions} actions
+ * @param {{ hover: (event: MouseEvent) => void, leave: () => void, click: (event: MouseEvent) => void }} pointer on the canvas
+ */
+function wireControls (actions, pointer) {
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
   const canvas = $('flame')
-  const search = $('search')
-  canvas.addEventListener('mousemove', actions.hover)
-  canvas.addEventListener('mouseleave', actions.leave)
-  canvas.addEventListener('click', actions.click)
-  search.addEventListener('input', () => actions.setQuery(search.value))
-  $('view-flame').addEventListener('click', () => actions.setView(false))
-  $('view-inverted').addEventListener('click', () => actions.setView(true))
-  $('color-by').addEventListener('change', (event) => actions.setColorBy(event.target.value))
-  $('highlight-optimized').addEventListener('click', () => actions.setHighlight('optimized'))
-  $('highlight-unoptimized').addEventListener('click', () => actions.setHighlight('unoptimized'))
-  $('theme').addEventListener('click', actions.toggleTheme)
-  for (const box of document.querySelectorAll('#filters input')) {
-    box.addEventListener('change', () => actions.setFilter(box.dataset.filter, box.checked))
+  const search = /** @type {HTMLInputElement} */ ($('search'))
+  canvas.addEventListener('mousemove', pointer.hover)
+  canvas.addEventListener('mouseleave', pointer.leave)
+  canvas.addEventListener('click', pointer.click)
+  search.addEventListener('input', () => actions.search(search.value))
+  $('view-flame').addEventListener('click', () => actions.invert(false))
+  $('view-inverted').addEventListener('click', () => actions.invert(true))
+  const colorBy = /** @type {HTMLSelectElement} */ ($('color-by'))
+  colorBy.addEventListener('change', () => actions.colorBy(/** @type {ColorMode} */ (colorBy.value)))
+  $('highlight-optimized').addEventListener('click', () => actions.highlight('optimized'))
+  $('highlight-unoptimized').addEventListener('click', () => actions.highlight('unoptimized'))
+  $('theme').addEventListener('click', () => actions.toggleTheme())
+  for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#filters input'))) {
+    box.addEventListener('change', () => actions.filter(/** @type {FilterName} */ (box.dataset.filter), box.checked))
   }
   document.addEventListener('keydown', (event) => {
     if (event.key === '/' && document.activeElement !== search) {
@@ -27,15 +32,19 @@ function wireControls (actions) {
     } else if (event.key === 'Escape') {
       if (document.activeElement === search && search.value) {
         search.value = ''
-        actions.setQuery('')
+        actions.search('')
       } else {
-        actions.zoomOut()
+        actions.zoom([])
       }
     }
   })
 }
 
-/** What the colours of `mode` mean, and how to use the flamegraph. */
+/**
+ * What the colours of `mode` mean, and how to use the flamegraph.
+ * @param {HTMLElement} element
+ * @param {ColorMode} mode
+ */
 function renderLegend (element, mode) {
   const items = legendItems(mode).map(([label, color]) => {
     const item = document.createElement('span')

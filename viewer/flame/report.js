@@ -1,152 +1,85 @@
 /*
- * The report's state and what each control does to it. What is derived from
- * the profile (trees, per-function stats, colours, marks) is recomputed only
- * when what it depends on changes; drawing only reads it.
+ * The flamegraph report: the state, and the views that draw each part of the
+ * page from it. Each view names the fields it draws; what it draws comes from
+ * the model, computed once per change.
  */
 /* exported startReport */
-/* global readProfile, FILTERS, buildCallTree, buildInvertedTree, followFrames, ancestorsOf,
-   functionStats, compileQuery, markNodes, coveredSamples, topOfStackSamples,
-   frameColors, isOptimized, isUnoptimized, createFlameCanvas, createTooltip, createFunctionTable,
-   createSourcePanel, renderHeader, wireControls, renderLegend, formatCount, formatShare */
+/* global readProfile, createStore, flameState, flameActions, createFlameModel, preferredTheme, applyTheme,
+   pathTo, ancestorsOf, createFlameCanvas, createTooltip, describeFrame, createFunctionTable, createSourcePanel,
+   renderHeader, runFacts, wireControls, renderLegend, formatCount */
 
 function startReport () {
-  const $ = (id) => document.getElementById(id)
-  const profile = readProfile($('flame-data').textContent)
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
+  const profile = readProfile($('flame-data').textContent ?? '')
   const { frames, meta } = profile
   const tiersKnown = meta.tiersKnown !== false
-  const state = {
-    hidden: new Set(),
-    inverted: false,
-    colorBy: 'heat',
-    highlight: '',
-    query: '',
-    matches: null,
-    selectedFrame: -1,
-    zoom: 0,
-    theme: 'dark',
-    callTree: null,
-    invertedRoot: null,
-    view: null,
-    stats: null,
-    colors: null,
-    marks: null
-  }
-  const flame = createFlameCanvas($('flame-scroll'), $('flame'), $('flame-spacer'))
+  const model = createFlameModel(profile)
+  const store = createStore(flameState(preferredTheme()), flameActions)
+  const { actions } = store
+
+  const canvas = /** @type {HTMLCanvasElement} */ ($('flame'))
+  const flame = createFlameCanvas($('flame-scroll'), canvas, $('flame-spacer'))
   const tooltip = createTooltip($('tooltip'))
-  const table = createFunctionTable($('functions'), $('functions-count'), $('functions-more'), (f) => select(f))
+  const table = createFunctionTable(/** @type {HTMLTableElement} */ ($('functions')), $('functions-count'), /** @type {HTMLButtonElement} */ ($('functions-more')), actions.select)
   const source = createSourcePanel($('source-title'), $('source-note'), $('source-lines'))
-  const labels = frameLabels()
+  const labels = frameLabels(profile)
+  /** @param {string} id @param {boolean} pressed */
+  const press = (id, pressed) => $(id).setAttribute('aria-pressed', String(pressed))
 
-  function frameLabels () {
-    const full = new Array(frames.count)
-    let samples = 0
-    for (let i = 0; i < profile.nodes.count; i++) samples += profile.nodes.self[i]
-    return {
-      root: 'all · ' + formatCount(samples) + ' samples',
-      short: (f) => frames.name[f],
-      full: (f) => {
-        if (full[f] === undefined) {
-          const file = frames.file[f]
-          full[f] = file ? frames.name[f] + '  ' + file.slice(file.lastIndexOf('/') + 1) + (frames.line[f] ? ':' + frames.line[f] : '') : frames.name[f]
-        }
-        return full[f]
-      }
-    }
-  }
+  store.view(['theme'], (state) => {
+    const css = applyTheme(state.theme, $('theme'))
+    flame.setTheme({ background: css('--bg'), root: css('--raised'), rootText: css('--text'), text: css('--frame-text'), dim: css('--frame-dim'), dimText: css('--frame-dim-text'), selected: css('--selected') })
+  })
+  store.view(['inverted'], (state) => {
+    press('view-flame', !state.inverted)
+    press('view-inverted', state.inverted)
+  })
+  store.view(['highlight'], (state) => {
+    press('highlight-optimized', state.highlight === 'optimized')
+    press('highlight-unoptimized', state.highlight === 'unoptimized')
+  })
+  store.view(['colorBy'], (state) => renderLegend($('legend'), state.colorBy))
+  store.view(['hidden', 'query'], (state) => {
+    table.update({ frames, stats: model.stats(state), matches: model.search(state).matches, all: model.callTree(state).total[0], tiersKnown })
+  })
+  store.view(['selected'], (state) => {
+    if (state.selected < 0) return
+    table.select(state.selected)
+    source.show(profile, state.selected, model.callTree(state).total[0])
+  })
+  store.view(['hidden', 'inverted', 'zoom', 'query', 'highlight', 'colorBy', 'selected'], (state) => {
+    const { tree, zoom } = model.view(state)
+    flame.setScene({ tree, zoom, inverted: state.inverted, marks: model.marks(state), colors: model.colors(state), colorBy: state.colorBy, selectedFrame: state.selected, labels })
+  })
+  store.view(['hidden', 'inverted', 'zoom'], (state) => {
+    const { tree, zoom } = model.view(state)
+    renderBreadcrumbs(tree, zoom)
+    flame.reveal(zoom)
+  })
+  store.view(['hidden', 'inverted', 'zoom', 'query', 'highlight'], (state) => {
+    $('search-share').textContent = model.share(state)
+  })
 
-  function currentTree () {
-    return state.view
-  }
-
-  /** Shows the view's tree zoomed along `path` (frames from the root); the inverted one is built for it. */
-  function showPath (path) {
-    if (!state.inverted) {
-      state.view = state.callTree
-      state.zoom = followFrames(state.callTree, path)
-    } else if (path.length === 0) {
-      state.invertedRoot ??= buildInvertedTree(state.callTree, frames.count, []).tree
-      state.view = state.invertedRoot
-      state.zoom = 0
-    } else {
-      const { tree, zoom } = buildInvertedTree(state.callTree, frames.count, path)
-      state.view = tree
-      state.zoom = zoom
-    }
-  }
-
-  const framesTo = (node) => ancestorsOf(state.view, node).map((n) => state.view.frame[n])
-
-  function marksFor (tree) {
-    const { matches, highlight } = state
-    if (!matches && !highlight) return null
-    const tierTest = highlight === 'optimized' ? isOptimized : highlight === 'unoptimized' ? isUnoptimized : null
-    return markNodes(tree, (i) => {
-      const f = tree.frame[i]
-      return (!matches || matches[f] === 1) && (!tierTest || tierTest(frames.tier[f], tree.inlined[i]))
-    })
-  }
-
-  function redraw () {
-    flame.setScene({
-      tree: currentTree(),
-      zoom: state.zoom,
-      inverted: state.inverted,
-      marks: state.marks,
-      colors: state.colors,
-      colorBy: state.colorBy,
-      selectedFrame: state.selectedFrame,
-      labels
-    })
-  }
-
-  function describeShare () {
-    if (state.matches === undefined) return 'invalid regular expression'
-    if (!state.matches && !state.highlight) return ''
-    const call = state.callTree
-    const all = call.total[0]
-    const callMarks = state.inverted ? marksFor(call) : state.marks
-    if (!callMarks) return 'no match'
-    if (state.highlight) {
-      const top = topOfStackSamples(call, callMarks, 0)
-      return state.highlight + (state.matches ? ' matches' : ' code') + ' on top of the stack: ' + formatShare(top, all) + ' of samples (' + formatCount(top) + ')'
-    }
-    const covered = coveredSamples(call, callMarks, 0)
-    let text = 'matches: ' + formatShare(covered, all) + ' of samples (' + formatCount(covered) + ')'
-    // Only in the flame view: the inverted tree folds thin callers away, so it cannot count them.
-    if (state.zoom !== 0 && !state.inverted && state.marks) {
-      text += ', ' + formatShare(coveredSamples(call, state.marks, state.zoom), call.total[state.zoom]) + ' of the zoomed frame'
-    }
-    return text
-  }
-
-  function refreshMarks () {
-    state.marks = marksFor(currentTree())
-    $('search-share').textContent = describeShare()
-  }
-
-  function refreshTable () {
-    table.update({ frames, stats: state.stats, matches: state.matches || null, all: state.callTree.total[0], tiersKnown })
-  }
-
-  function renderBreadcrumbs () {
-    const tree = currentTree()
-    const path = [0, ...ancestorsOf(tree, state.zoom)]
-    const crumb = (node) => {
+  /** @param {Tree} tree @param {number} zoom */
+  function renderBreadcrumbs (tree, zoom) {
+    const path = [0, ...ancestorsOf(tree, zoom)]
+    const crumb = (/** @type {number} */ node) => {
       const button = document.createElement('button')
       button.type = 'button'
       button.textContent = node === 0 ? 'all' : frames.name[tree.frame[node]]
       button.title = button.textContent
-      if (node === state.zoom) button.setAttribute('aria-current', 'true')
-      button.addEventListener('click', () => zoomTo(node))
+      if (node === zoom) button.setAttribute('aria-current', 'true')
+      button.addEventListener('click', () => actions.zoom(pathTo(tree, node)))
       return button
     }
-    const separator = (text) => {
+    const separator = (/** @type {string} */ text) => {
       const span = document.createElement('span')
       span.className = 'sep'
       span.textContent = text
       return span
     }
     const shown = path.length > 10 ? [...path.slice(0, 3), -1, ...path.slice(-6)] : path
+    /** @type {HTMLElement[]} */
     const items = []
     shown.forEach((node, i) => {
       if (i > 0) items.push(separator('›'))
@@ -155,149 +88,86 @@ function startReport () {
     $('breadcrumbs').replaceChildren(...items)
   }
 
-  function zoomTo (node) {
-    if (state.inverted) {
-      showPath(framesTo(node))
-      state.marks = marksFor(state.view)
-    } else {
-      state.zoom = node
-    }
-    showZoom()
-  }
-
-  function showZoom () {
-    renderBreadcrumbs()
-    redraw()
-    flame.reveal(state.zoom)
-    $('search-share').textContent = describeShare()
-  }
-
-  function select (f) {
-    state.selectedFrame = f
-    table.select(f)
-    source.show(profile, f, state.callTree.total[0])
-    redraw()
-  }
-
-  /** Rebuilds the trees after a filter change, keeping the zoom where the same frames still lead. */
-  function rebuild () {
-    const path = state.view ? framesTo(state.zoom) : []
-    const hidden = new Uint8Array(8)
-    for (const name of state.hidden) for (const category of FILTERS[name]) hidden[category] = 1
-    state.callTree = buildCallTree(profile, hidden)
-    state.invertedRoot = null
-    state.stats = functionStats(state.callTree, frames.count)
-    state.colors = frameColors(state.colorBy, frames, state.stats)
-    showPath(path)
-    refreshMarks()
-    refreshTable()
-    showZoom()
-  }
-
-  function setView (inverted) {
-    state.inverted = inverted
-    $('view-flame').setAttribute('aria-pressed', String(!inverted))
-    $('view-inverted').setAttribute('aria-pressed', String(inverted))
-    showPath([])
-    refreshMarks()
-    showZoom()
-  }
-
-  function setColorBy (mode) {
-    state.colorBy = mode
-    state.colors = frameColors(mode, frames, state.stats)
-    renderLegend($('legend'), mode)
-    redraw()
-  }
-
-  function setHighlight (which) {
-    state.highlight = state.highlight === which ? '' : which
-    $('highlight-optimized').setAttribute('aria-pressed', String(state.highlight === 'optimized'))
-    $('highlight-unoptimized').setAttribute('aria-pressed', String(state.highlight === 'unoptimized'))
-    refreshMarks()
-    redraw()
-  }
-
-  function setQuery (query) {
-    state.query = query
-    try {
-      state.matches = compileQuery(query, frames)
-    } catch {
-      state.matches = undefined
-    }
-    refreshMarks()
-    refreshTable()
-    redraw()
-  }
-
-  function setTheme (name) {
-    state.theme = name
-    document.body.className = 'theme-' + name
-    $('theme').textContent = name === 'dark' ? 'Light theme' : 'Dark theme'
-    const css = getComputedStyle(document.body)
-    const v = (name) => css.getPropertyValue(name).trim()
-    flame.setTheme({ background: v('--bg'), root: v('--raised'), rootText: v('--text'), text: v('--frame-text'), dim: v('--frame-dim'), dimText: v('--frame-dim-text'), selected: v('--selected') })
-  }
-
-  const canvas = $('flame')
-  const nodeAt = (event) => {
+  const currentTree = () => model.view(store.state).tree
+  const nodeAt = (/** @type {MouseEvent} */ event) => {
     const box = canvas.getBoundingClientRect()
     return flame.nodeAt(event.clientX - box.left, event.clientY - box.top)
   }
-  wireControls({
+  wireControls(actions, {
     hover (event) {
       const node = nodeAt(event)
       if (node < 0) return tooltip.hide()
-      const { title, where, rows } = tooltip.describe(profile, currentTree(), node, state.inverted, state.stats)
-      tooltip.show(event.clientX, event.clientY, title, where, rows)
+      const { state } = store
+      tooltip.show(event.clientX, event.clientY, describeFrame(profile, currentTree(), node, state.inverted, model.stats(state)))
     },
     leave: () => tooltip.hide(),
     click (event) {
       const node = nodeAt(event)
       if (node < 0) return
-      zoomTo(node)
-      if (node > 0) select(currentTree().frame[node])
-    },
-    zoomOut: () => zoomTo(0),
-    setQuery,
-    setView,
-    setColorBy,
-    setHighlight,
-    toggleTheme: () => setTheme(state.theme === 'dark' ? 'light' : 'dark'),
-    setFilter (name, shown) {
-      if (shown) state.hidden.delete(name)
-      else state.hidden.add(name)
-      rebuild()
+      const tree = currentTree()
+      actions.focus(pathTo(tree, node), tree.frame[node])
     }
   })
 
-  renderHeader(meta, $('title'), $('facts'))
+  renderHeader({ title: $('title'), facts: $('facts') }, 'dyno flame', meta.title, runFacts(meta, [
+    ['samples', formatCount(meta.samples) + (meta.idleSamples ? ' (+ ' + formatCount(meta.idleSamples) + ' idle)' : '')],
+    ['interval', meta.intervalUs ? (meta.intervalUs / 1000).toFixed(2) + ' ms' : 'unknown']
+  ]))
   if (!tiersKnown) {
     const notice = $('notice')
     notice.textContent = 'Optimization tiers are unknown for this profile: the profiled Node did not report them, and dyno does not guess.'
     notice.hidden = false
-    for (const id of ['highlight-optimized', 'highlight-unoptimized']) $(id).disabled = true
-    $('color-by').querySelector('option[value="tier"]').disabled = true
+    for (const id of ['highlight-optimized', 'highlight-unoptimized']) /** @type {HTMLButtonElement} */ ($(id)).disabled = true
+    const tierOption = /** @type {HTMLOptionElement} */ ($('color-by').querySelector('option[value="tier"]'))
+    tierOption.disabled = true
   }
-  setTheme(window.matchMedia('(prefers-color-scheme: light)').matches ? 'light' : 'dark')
-  rebuild()
-  setColorBy('heat')
+  store.start()
 
   return {
-    state: () => ({ inverted: state.inverted, zoom: state.zoom, query: state.query, highlight: state.highlight, colorBy: state.colorBy, hidden: [...state.hidden], selectedFrame: state.selectedFrame, theme: state.theme }),
-    tree: () => currentTree(),
-    nodesNamed: (name) => {
-      const tree = currentTree()
-      const nodes = []
-      for (let i = 1; i < tree.count; i++) if (frames.name[tree.frame[i]] === name) nodes.push(i)
-      return nodes
-    },
-    frameRect: (node) => {
-      const rect = flame.frameRect(node)
-      if (!rect) return null
-      const box = canvas.getBoundingClientRect()
-      return { x: box.left + rect.x, y: box.top + rect.y, width: rect.width, height: rect.height }
-    },
-    framesDrawn: () => flame.stats().framesDrawn
+    dynoFlame: {
+      state: () => {
+        const { state } = store
+        return { inverted: state.inverted, zoom: model.view(state).zoom, query: state.query, highlight: state.highlight, colorBy: state.colorBy, hidden: [...state.hidden], selectedFrame: state.selected, theme: state.theme }
+      },
+      tree: currentTree,
+      /** @param {string} name */
+      nodesNamed: (name) => {
+        const tree = currentTree()
+        const nodes = []
+        for (let i = 1; i < tree.count; i++) if (frames.name[tree.frame[i]] === name) nodes.push(i)
+        return nodes
+      },
+      /** @param {number} node */
+      frameRect: (node) => {
+        const rect = flame.frameRect(node)
+        if (!rect) return null
+        const box = canvas.getBoundingClientRect()
+        return { x: box.left + rect.x, y: box.top + rect.y, width: rect.width, height: rect.height }
+      },
+      framesDrawn: () => flame.stats().framesDrawn
+    }
+  }
+}
+
+/**
+ * The text of each frame's label: with its file and line when it fits, its name alone when not.
+ * @param {Profile} profile
+ */
+function frameLabels (profile) {
+  const { frames, nodes } = profile
+  /** @type {string[]} */
+  const full = new Array(frames.count)
+  let samples = 0
+  for (let i = 0; i < nodes.count; i++) samples += nodes.self[i]
+  return {
+    root: 'all · ' + formatCount(samples) + ' samples',
+    short: (/** @type {number} */ f) => frames.name[f],
+    full: (/** @type {number} */ f) => {
+      if (full[f] === undefined) {
+        const file = frames.file[f]
+        full[f] = file ? frames.name[f] + '  ' + file.slice(file.lastIndexOf('/') + 1) + (frames.line[f] ? ':' + frames.line[f] : '') : frames.name[f]
+      }
+      return full[f]
+    }
   }
 }

@@ -1,22 +1,26 @@
-/* The tooltip over the flamegraph: which function, where, and how much time. */
+/* A tooltip by the pointer: a title, where it is from, and rows of label and value. */
 /* exported createTooltip */
-/* global formatCount, formatShare, formatLocation, TIER_NAMES */
 
-const KIND_NAMES = ['app code', 'dependency (node_modules)', 'Node.js core', 'native / V8 builtin', 'garbage collection', 'V8 (program)']
-
+/** @param {HTMLElement} element */
 function createTooltip (element) {
-  function line (parent, className, text) {
+  /** @param {string} className @param {string} text */
+  function line (className, text) {
     const div = document.createElement('div')
     div.className = className
     div.textContent = text
-    parent.append(div)
+    element.append(div)
   }
 
-  /** rows: [label, value] pairs; title and where are plain strings */
-  function show (clientX, clientY, title, where, rows) {
+  /**
+   * Shows the tooltip by the pointer, on the side where it fits. Every text is shown as text.
+   * @param {number} clientX
+   * @param {number} clientY
+   * @param {{ title: string, where: string, rows: [string, string][] }} content
+   */
+  function show (clientX, clientY, { title, where, rows }) {
     element.replaceChildren()
-    line(element, 'fn', title)
-    if (where) line(element, 'where', where)
+    line('fn', title)
+    if (where) line('where', where)
     const table = document.createElement('table')
     for (const [label, value] of rows) {
       const tr = table.insertRow()
@@ -36,27 +40,5 @@ function createTooltip (element) {
     element.hidden = true
   }
 
-  /** what to say about node `i` of `tree` */
-  function describe (profile, tree, i, inverted, stats) {
-    const all = tree.total[0]
-    const samples = (n) => formatShare(n, all) + ' (' + formatCount(n) + ' samples)'
-    if (i === 0) return { title: 'all samples', where: '', rows: [['samples', formatCount(all)]] }
-    const { frames } = profile
-    const f = tree.frame[i]
-    const where = formatLocation(frames.file[f], frames.line[f], frames.column[f])
-    const rows = []
-    if (inverted) {
-      rows.push([tree.depth[i] === 1 ? 'top of stack' : 'with these callers', samples(tree.total[i])])
-    } else {
-      rows.push(['on stack', samples(tree.total[i])], ['top of stack', samples(tree.self[i])])
-    }
-    rows.push(['function, all calls', 'self ' + formatShare(stats.self[f], all) + ', total ' + formatShare(stats.total[f], all)])
-    rows.push(['kind', KIND_NAMES[frames.category[f]] || 'unknown'])
-    const tier = frames.tier[f]
-    rows.push(['tier', profile.meta.tiersKnown === false ? 'unknown: this Node did not report tiers' : tier ? TIER_NAMES[tier] + (tier >= 3 ? ' (optimized)' : ' (not optimized)') : 'unknown'])
-    if (tree.inlined[i]) rows.push(['inlined', 'yes, into its caller\'s optimized code'])
-    return { title: frames.name[f], where, rows }
-  }
-
-  return { show, hide, describe }
+  return { show, hide }
 }
