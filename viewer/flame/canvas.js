@@ -26,6 +26,8 @@
 
 const ROW_HEIGHT = 18
 const MIN_WIDTH = 1
+/** the box's top and bottom borders (style.css) */
+const BOX_BORDERS = 2
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
 
 /**
@@ -233,12 +235,13 @@ function createFlameCanvas (scroller, canvas, spacer) {
   }
 
   /**
-   * Fits the box to a shallow tree; a deep one scrolls in a box of 62% of the window.
+   * The box asks for the height of the tree's rows, so a shallow tree leaves
+   * no empty band; style.css caps it, and a deeper tree scrolls.
    * @param {FlameScene} next
    */
   function setScene (next) {
     scene = next
-    const wanted = Math.round(Math.min(rowsHeight(scene.tree) + 2, Math.max(160, window.innerHeight * 0.62)))
+    const wanted = rowsHeight(scene.tree) + BOX_BORDERS
     if (wanted !== boxHeight) {
       boxHeight = wanted
       scroller.style.height = wanted + 'px'
@@ -264,13 +267,11 @@ function createFlameCanvas (scroller, canvas, spacer) {
     scrollTop = scroller.scrollTop
     drawSoon()
   })
-  const resized = () => {
+  // Also when the window's height moves the box's cap.
+  new ResizeObserver(() => {
     measure()
     if (scene) setScene(scene)
-  }
-  new ResizeObserver(resized).observe(scroller)
-  // The box's height follows the window's, which the observer of the box does not see change.
-  window.addEventListener('resize', resized)
+  }).observe(scroller)
   measure()
 
   return { setScene, setTheme, draw, nodeAt, frameRect, reveal, stats: () => ({ framesDrawn, width, height }) }
