@@ -8,7 +8,7 @@
  * Files: `<pid>.cpu.<n>.cpuprofile` (the chunks), `<pid>.cpu.functions.json`
  * (function extents) and `<pid>.cpu.tiers.json` (optimization tiers).
  */
-const { Profiler } = require('../profiler.cjs')
+const { Profiler, functionExtents } = require('../profiler.cjs')
 const { collectTiers, prepareTierReader } = require('../tiers.cjs')
 
 /** The longest a chunk of profile grows before it is written. */
@@ -90,4 +90,42 @@ function worker (context) {
   }
 }
 
-module.exports = { main, worker }
+/**
+ * A worker thread of the app, profiled from inside: the calls on its own
+ * session answer at once, so the last chunk is written at the thread's exit.
+ * @param {import('../collectors.cjs').ThreadContext} context
+ */
+function thread (context) {
+  const session = context.session()
+  const urls = new Set()
+  let chunk = 0
+  let chunkMs = Number(context.options.chunkMs) || 10_000
+  /** @param {{ nodes: { callFrame: { url: string } }[] }} profile */
+  const writeChunk = (profile) => {
+    for (const node of profile.nodes) urls.add(node.callFrame.url)
+    return context.write(`${chunk++}.cpuprofile`, JSON.stringify(profile))
+  }
+  session.post('Profiler.enable')
+  session.post('Profiler.setSamplingInterval', { interval: Number(context.options.samplingIntervalUs) || 1000 })
+  session.post('Profiler.start')
+  // Chunks while the thread's loop turns; a thread busy for good writes at its end.
+  /** @type {NodeJS.Timeout} */
+  let rotation
+  const rotate = () => {
+    writeChunk(session.post('Profiler.stop').profile)
+    session.post('Profiler.start')
+    chunkMs = Math.min(chunkMs * 2, MAX_CHUNK_MS)
+    rotation = setTimeout(rotate, chunkMs).unref()
+  }
+  rotation = setTimeout(rotate, chunkMs).unref()
+  return {
+    end () {
+      clearTimeout(rotation)
+      writeChunk(session.post('Profiler.stop').profile)
+      const { result } = session.post('Profiler.getBestEffortCoverage')
+      context.write('functions.json', JSON.stringify(functionExtents(result, urls)))
+    }
+  }
+}
+
+module.exports = { main, worker, thread }
