@@ -109,7 +109,7 @@ function startThreadAgent (options) {
   const channel = new BroadcastChannel(threadChannelName(pid))
   channel.unref()
   channel.onmessage = (/** @type {{ data: any }} */ event) => {
-    if (event.data?.type !== 'stop') return
+    if (/** @type {import('./protocol.cjs').ThreadMessage} */ (event.data).type !== 'stop') return
     end('stopped', null)
     channel.postMessage({ type: 'thread-stopped', threadId })
   }

@@ -83,10 +83,10 @@ let threadsStopped = null
 const threadChannel = new BroadcastChannel(threadChannelName(pid))
 threadChannel.unref()
 threadChannel.onmessage = (/** @type {{ data: any }} */ event) => {
-  const { type, threadId } = event.data ?? {}
-  if (type === 'thread-hello') threads.add(threadId)
-  else if (type === 'thread-stopped') {
-    threads.delete(threadId)
+  const message = /** @type {import('./protocol.cjs').ThreadMessage} */ (event.data)
+  if (message.type === 'thread-hello') threads.add(message.threadId)
+  else if (message.type === 'thread-stopped') {
+    threads.delete(message.threadId)
     if (threads.size === 0) threadsStopped?.()
   }
 }
@@ -115,7 +115,7 @@ async function end (how, code) {
   session?.disconnect()
 }
 
-port.on('message', (message) => {
+port.on('message', (/** @type {import('./protocol.cjs').MainMessage} */ message) => {
   if (message.type === 'collector') fromMain.get(message.collector)?.(message.message)
   else if (message.type === 'listening') channel?.send({ type: 'listening', pid, ...message.address })
   else if (message.type === 'uncaught') uncaught = message.uncaught

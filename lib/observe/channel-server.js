@@ -41,7 +41,7 @@ export class ChannelServer extends EventEmitter {
     this.sockets.add(socket)
     /** @type {number | null} */
     let pid = null
-    onJsonLines(socket, (message) => {
+    onJsonLines(socket, (/** @type {import('../agent/protocol.cjs').AgentMessage} */ message) => {
       if (message.type === 'hello') pid = Number(message.pid)
       if (MESSAGES.has(message.type)) this.emit(message.type, message)
     })
