@@ -8,7 +8,7 @@
 // ratios, and so the findings, are the same.
 'use strict'
 
-const WAIT_MS = { user: 20, orders: 50, recommendations: 80, item: 20, query: 10 }
+const WAIT_MS = { user: 20, orders: 50, recommendations: 80, item: 20, query: 20 }
 
 /** @param {number} ms @param {unknown} value */
 function wait (ms, value) {

@@ -123,7 +123,7 @@ export function waterfall (graph, critical) {
   /** @type {Bar[]} */
   const bars = []
   for (const op of request.ops) {
-    if (!graph.isWork(op) && !graph.isAwait(op)) continue
+    if (!graph.isWork(op) && !graph.isAppAwait(op)) continue
     const settledAt = graph.settled(op)
     bars.push({
       id: op.id,

@@ -58,6 +58,15 @@ export class RequestGraph {
     return awaited === undefined || awaited.type === 'PROMISE'
   }
 
+  /**
+   * An await or `.then` in the app's own code (V8 makes promises of its own
+   * to wait on a thenable: those wait on the same thing as the app's).
+   * @param {AsyncOp} op
+   */
+  isAppAwait (op) {
+    return this.isAwait(op) && this.sites.get(op.site)?.app === true
+  }
+
   /** @param {AsyncOp} op an operation of the app's, not Node's bookkeeping */
   isWork (op) {
     return !BOOKKEEPING.has(op.type) && !this.isAwait(op)
@@ -85,7 +94,7 @@ export class RequestGraph {
    * @returns {Step[][]}
    */
   chains () {
-    const awaits = this.request.ops.filter((op) => this.isAwait(op) && op.site >= 0)
+    const awaits = this.request.ops.filter((op) => this.isAppAwait(op))
     /** Awaits by the operation whose continuation made them. @type {Map<number, AsyncOp[]>} */
     const byExec = new Map()
     /** `.then` promises by the promise they are chained on. @type {Map<number, AsyncOp>} */
@@ -138,12 +147,17 @@ export class RequestGraph {
     /** @type {Step[]} */
     const steps = []
     let resumedAt = -Infinity
+    /** @type {AsyncOp | null} */
+    let previous = null
     for (const op of ops) {
       const following = next.get(op)
       let step
       if (following && following.trigger === op.id) {
         // A .then link: the work is what its callback started, and it ends when the link resolves.
         step = op.before >= 0 && op.resolved >= 0 && this.startedIn(op) ? { start: op.before, end: op.resolved } : null
+      } else if (previous && op.trigger === previous.id) {
+        // The last link of a .then chain: what it waited for was the step of the link before.
+        step = null
       } else {
         const awaited = this.byId.get(op.trigger)
         const end = awaited ? this.settled(awaited) : op.before
@@ -153,6 +167,7 @@ export class RequestGraph {
         steps.push({ op, site: op.site, place: this.placeOf(op.site), start: step.start, end: step.end, serial: step.start >= resumedAt - 0.05 })
       }
       if (op.before >= 0) resumedAt = op.before
+      previous = op
     }
     if (steps.length > 0) steps[0].serial = true
     return steps

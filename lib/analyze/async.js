@@ -253,15 +253,17 @@ export function siteLocation (site) {
  * @returns {CallSiteGroup[]}
  */
 function groupBySite (requests, sites) {
-  /** @type {Map<number, CallSiteGroup & { seenIn: number }>} */
+  /** Groups by site and kind: one line may make a promise and await another. @type {Map<string, CallSiteGroup & { seenIn: number }>} */
   const groups = new Map()
   for (const request of requests) {
     const graph = new RequestGraph(request, sites)
     for (const op of request.ops) {
-      if (op.site < 0 || (!graph.isWork(op) && !graph.isAwait(op))) continue
-      let group = groups.get(op.site)
+      if (op.site < 0 || (!graph.isWork(op) && !graph.isAppAwait(op))) continue
+      const kind = kindOf(graph, op)
+      const key = `${op.site}:${kind}`
+      let group = groups.get(key)
       if (!group) {
-        groups.set(op.site, (group = { site: op.site, kind: kindOf(graph, op), count: 0, requests: 0, totalWaitMs: 0, meanWaitMs: 0, maxWaitMs: 0, unsettled: 0, seenIn: -1 }))
+        groups.set(key, (group = { site: op.site, kind, count: 0, requests: 0, totalWaitMs: 0, meanWaitMs: 0, maxWaitMs: 0, unsettled: 0, seenIn: -1 }))
       }
       group.count++
       if (group.seenIn !== request.id) {

@@ -22,7 +22,7 @@ export const command = {
   flags: [
     ...OBSERVING_FLAGS,
     { name: 'sample', type: 'integer', min: 1, default: DEFAULT_SAMPLE, placeholder: 'N', description: 'trace one request in N (1: every request); the others are only counted' },
-    { name: 'json', short: 'j', type: 'boolean', description: 'print the findings and critical paths as one JSON document instead of the summary' }
+    { name: 'json', short: 'j', type: 'boolean', description: 'print the findings and critical paths as one JSON document instead of the summary (after what the app itself prints)' }
   ],
   examples: [
     'dyno async --load \'-c 10 -d 10 http://127.0.0.1:$PORT/\' -- node server.js',

@@ -46,18 +46,18 @@ export function relativeFile (file, cwd) {
  * @returns {[string, string]}
  */
 export function explainFinding (finding, places) {
-  const fn = finding.location.fn ? `${finding.location.fn} ` : ''
+  const fn = finding.location.fn || 'An anonymous function'
   if (finding.kind === 'serial-awaits') {
     const d = /** @type {import('../analyze/async.js').SerialDetail} */ (finding.detail)
     return [
-      `${fn}awaits ${d.awaits.length} operations one after another, each started once the one before had settled: ${d.awaits.map((a) => `${ms(a.ms)} (line ${a.location.line})`).join(', ')}.`,
+      `${fn} awaits ${d.awaits.length} operations one after another, each started once the one before had settled: ${d.awaits.map((a) => `${ms(a.ms)} (line ${a.location.line})`).join(', ')}.`,
       `Started together and awaited with Promise.all, they would take the longest, ${ms(d.longestMs)}. Whether they are independent is your call.`
     ]
   }
   if (finding.kind === 'await-in-loop') {
     const d = /** @type {import('../analyze/async.js').LoopDetail} */ (finding.detail)
     return [
-      `${fn}awaits here ${decimal(d.count, 0)} times in a row, ${ms(d.eachMs)} each, ${ms(d.totalMs)} in all.`,
+      `${fn} awaits here ${decimal(d.count, 0)} times in a row, ${ms(d.eachMs)} each, ${ms(d.totalMs)} in all.`,
       `With Promise.all: ~${ms(d.allMs)}; ${d.limit} at a time (p-map style): ~${ms(d.limitedMs)}.`
     ]
   }

@@ -24,12 +24,12 @@ function sortCallSites (groups, sites, by, descending) {
 /**
  * @param {HTMLTableSectionElement} body
  * @param {CallSiteGroup[]} groups sorted
- * @param {{ sites: Map<number, Site>, traced: number, selectedSite: number, onSelect: (site: number) => void }} options
+ * @param {{ sites: Map<number, Site>, traced: number, onSelect: (site: number) => void }} options
  */
 function renderCallSites (body, groups, options) {
   body.replaceChildren(...groups.map((group) => {
     const row = document.createElement('tr')
-    row.setAttribute('aria-selected', String(group.site === options.selectedSite))
+    row.dataset.site = String(group.site)
     const cells = [
       [group.kind, ''],
       [siteText(options.sites.get(group.site)), 'place'],

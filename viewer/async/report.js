@@ -1,7 +1,7 @@
 /* The async report: its state, its actions, and what each part of the page draws. */
 /* exported startReport */
 /* global createStore, themeActions, preferredTheme, applyTheme, renderHeader, runFacts, createTooltip, formatCount, formatMs,
-   readAsyncData, renderFindings, renderWaterfall, sortCallSites, renderCallSites, createSourcePanel */
+   readAsyncData, renderFindings, renderWaterfall, markSelected, sortCallSites, renderCallSites, createSourcePanel */
 
 /**
  * @typedef {object} AsyncState
@@ -63,7 +63,7 @@ function startReport () {
   })
 
   const requestButtons = { typical: $('show-typical'), slowest: $('show-slowest') }
-  store.view(['request', 'criticalOnly', 'selectedSite'], (state) => {
+  store.view(['request', 'criticalOnly'], (state) => {
     const view = analysis[state.request]
     for (const [name, element] of Object.entries(requestButtons)) {
       const button = /** @type {HTMLButtonElement} */ (element)
@@ -80,14 +80,16 @@ function startReport () {
     $('waterfall-note').textContent = formatMs(view.durationMs) + (view.how === 'finished' ? '' : ' (' + view.how + ')') + ', ' +
       formatCount(view.ops) + ' operations' + (view.bars.length < view.ops ? ', the ' + formatCount(view.bars.length) + ' that matter shown' : '') +
       '; time from the request\'s start.'
-    renderWaterfall($('waterfall'), view, { sites, criticalOnly: state.criticalOnly, selectedSite: state.selectedSite, onSelect: store.actions.select, tooltip })
+    renderWaterfall($('waterfall'), view, { sites, criticalOnly: state.criticalOnly, onSelect: store.actions.select, tooltip })
+    markSelected($('waterfall'), state.selectedSite)
   })
 
   const body = /** @type {HTMLTableSectionElement} */ ($('call-sites').querySelector('tbody'))
   $('sites-count').textContent = '(' + formatCount(analysis.callSites.length) + ', over ' + formatCount(traced.total) + ' traced requests)'
-  store.view(['sortBy', 'descending', 'selectedSite'], (state) => {
+  store.view(['sortBy', 'descending'], (state) => {
     renderCallSites(body, sortCallSites(analysis.callSites, sites, state.sortBy, state.descending),
-      { sites, traced: traced.total, selectedSite: state.selectedSite, onSelect: store.actions.select })
+      { sites, traced: traced.total, onSelect: store.actions.select })
+    markSelected(body, state.selectedSite)
     for (const button of document.querySelectorAll('#call-sites th button')) {
       const column = /** @type {HTMLElement} */ (button).dataset.sort
       if (column === state.sortBy) button.setAttribute('aria-sort', state.descending ? 'descending' : 'ascending')
@@ -95,6 +97,8 @@ function startReport () {
     }
   })
   store.view(['selectedSite'], (state) => {
+    markSelected($('waterfall'), state.selectedSite)
+    markSelected(body, state.selectedSite)
     if (state.selectedSite >= 0) source.show(sites.get(state.selectedSite))
   })
   store.view(['theme'], (state) => applyTheme(state.theme, $('theme')))

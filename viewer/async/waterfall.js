@@ -1,11 +1,11 @@
 /* A request's waterfall: each operation a bar from when it was made to when it settled, its continuation marked. */
-/* exported renderWaterfall */
+/* exported renderWaterfall, markSelected */
 /* global formatMs, siteText */
 
 /**
  * @param {HTMLElement} container
  * @param {RequestView} view
- * @param {{ sites: Map<number, Site>, criticalOnly: boolean, selectedSite: number,
+ * @param {{ sites: Map<number, Site>, criticalOnly: boolean,
  *   onSelect: (site: number) => void, tooltip: { show: (x: number, y: number, content: { title: string, where: string, rows: [string, string][] }) => void, hide: () => void } }} options
  */
 function renderWaterfall (container, view, options) {
@@ -32,7 +32,7 @@ function renderWaterfall (container, view, options) {
     const row = document.createElement('div')
     row.className = 'wf-row'
     row.setAttribute('role', 'listitem')
-    row.setAttribute('aria-selected', String(bar.site === options.selectedSite && bar.site >= 0))
+    row.dataset.site = String(bar.site)
     const kind = document.createElement('span')
     kind.className = 'wf-kind'
     kind.textContent = bar.kind
@@ -94,4 +94,15 @@ function ticks (total) {
   const out = []
   for (let t = 0; t <= total + 1e-9; t += step) out.push(t)
   return out
+}
+
+/**
+ * Marks the rows of `container` (the waterfall's, the call sites') made at `site`.
+ * @param {HTMLElement} container
+ * @param {number} site
+ */
+function markSelected (container, site) {
+  for (const row of container.querySelectorAll('[data-site]')) {
+    row.setAttribute('aria-selected', String(site >= 0 && /** @type {HTMLElement} */ (row).dataset.site === String(site)))
+  }
 }
