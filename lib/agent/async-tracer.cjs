@@ -6,12 +6,18 @@
  *
  * The root of a request is the server's request, from the
  * `http.server.request.start` diagnostics channel. One request in `sample`
- * is traced; the others are only counted. A traced request marks the async
+ * is traced; the others are only counted. While a traced request is in
+ * flight, the hooks are on for every request that runs beside it, and each
+ * pays for them: so a request is traced only while no more than one in
+ * `sample` of all requests so far has started under the hooks. Alone, one
+ * request in `sample` is traced; fifty side by side, about one in fifty
+ * times that, and the cost stays bounded at any load. A traced request marks the async
  * resource the app's handler runs in, and async_hooks carries that mark to
  * every resource created from it (the way AsyncLocalStorage works), so each
- * operation is known to belong to the request. The hooks are enabled only
- * while a traced request is in flight: between them, the app runs without
- * them.
+ * operation is known to belong to the request; V8's promise hooks say when a
+ * traced promise settles and when its continuation runs. The hooks are
+ * enabled only while a traced request is in flight: between them, the app
+ * runs without them.
  *
  * A traced request is handed over as one JSON line when it finishes, is
  * aborted, or runs longer than `maxTraceMs`; requests still open when
@@ -19,9 +25,12 @@
  */
 const { createHook, executionAsyncId, executionAsyncResource } = require('node:async_hooks')
 const diagnostics = require('node:diagnostics_channel')
+const { promiseHooks } = require('node:v8')
 const { CallSites } = require('./call-sites.cjs')
 
 const TRACE = Symbol('dyno.async.trace')
+/** On a traced promise: its operation. */
+const OP = Symbol('dyno.async.op')
 
 /**
  * Operations Node makes for its own bookkeeping (ticks of streams, writes of
@@ -47,8 +56,8 @@ const DEFAULT_MAX_TRACE_MS = 60_000
  * @property {number} created
  * @property {number} resolved a promise's resolution
  * @property {number} before its first callback or continuation began
- * @property {number} after and ended
  * @property {number} resolvedBy the operation whose callback resolved it
+ * @property {number} made how many operations its callbacks made so far
  */
 
 class Trace {
@@ -87,7 +96,8 @@ function startTracer (options, emit) {
   const inFlight = new Map()
   /** Operations of traced requests in flight, by async id. @type {Map<number, Op>} */
   const live = new Map()
-  const counts = { requests: 0, finished: 0, traced: 0 }
+  /** hooked: requests that started while the hooks were on (and paid for them) */
+  const counts = { requests: 0, finished: 0, traced: 0, hooked: 0 }
   let nextId = 1
   /** @type {string[]} */
   let lines = []
@@ -96,46 +106,80 @@ function startTracer (options, emit) {
     const trace = /** @type {any} */ (executionAsyncResource())[TRACE]
     if (!trace || trace.done) return
     resource[TRACE] = trace
+    const exec = executionAsyncId()
+    const now = performance.now()
+    const maker = live.get(exec)
+    if (maker !== undefined && maker.before === -1) maker.before = now
     if (trace.ops.length >= maxOps) {
       trace.dropped++
       return
     }
+    let site = -1
+    if (!NO_SITE.has(type)) site = maker !== undefined && maker.site >= 0 ? sites.within(maker.site, maker.made++, type, init) : sites.capture(init, type === 'PROMISE')
     /** @type {Op} */
-    const op = { id, type, site: NO_SITE.has(type) ? -1 : sites.capture(init, type === 'PROMISE'), trigger, exec: executionAsyncId(), created: performance.now(), resolved: -1, before: -1, after: -1, resolvedBy: -1 }
+    const op = { id, type, site, trigger, exec, created: now, resolved: -1, before: -1, resolvedBy: -1, made: 0 }
     trace.ops.push(op)
     live.set(id, op)
+    if (type === 'PROMISE') resource[OP] = op
   }
 
-  const hook = createHook({
-    init,
-    before (id) {
-      const op = live.get(id)
-      if (op !== undefined && op.before === -1) op.before = performance.now()
-    },
-    after (id) {
-      const op = live.get(id)
-      if (op !== undefined && op.after === -1) op.after = performance.now()
-    },
-    promiseResolve (id) {
-      const op = live.get(id)
-      if (op !== undefined && op.resolved === -1) {
-        op.resolved = performance.now()
-        op.resolvedBy = executionAsyncId()
-      }
-    }
-  })
+  /**
+   * The callback of operation `id` is running at `now`: the first sign of it
+   * is its start. (A hook on every callback's start would cost every
+   * callback of the app a call into JavaScript.)
+   * @param {number} id @param {number} now
+   */
+  function began (id, now) {
+    const op = live.get(id)
+    if (op !== undefined && op.before === -1) op.before = now
+  }
+
+  // Promises are followed through V8's own promise hooks, which call here directly.
+  /** @param {any} promise */
+  function promiseBefore (promise) {
+    const op = promise[OP]
+    if (op !== undefined && op.before === -1) op.before = performance.now()
+  }
+  /** @param {any} promise */
+  function promiseSettled (promise) {
+    const op = promise[OP]
+    if (op === undefined || op.resolved !== -1) return
+    const by = executionAsyncId()
+    op.resolved = performance.now()
+    op.resolvedBy = by
+    began(by, op.resolved)
+  }
+
+  const hook = createHook({ init })
+  /** @type {(() => void) | null} */
+  let stopPromiseHooks = null
+  function enable () {
+    hook.enable()
+    stopPromiseHooks = /** @type {() => void} */ (promiseHooks.createHook({ before: promiseBefore, settled: promiseSettled }))
+  }
+  function disable () {
+    hook.disable()
+    stopPromiseHooks?.()
+    stopPromiseHooks = null
+  }
+
   diagnostics.subscribe('http.server.request.start', (message) => {
     const { request, response } = /** @type {{ request: any, response: any }} */ (message)
     counts.requests++
     const resource = /** @type {any} */ (executionAsyncResource())
-    if ((counts.requests - 1) % sample !== 0) {
+    const hooked = inFlight.size > 0
+    if (hooked) counts.hooked++
+    if ((counts.requests - 1) % sample !== 0 || counts.hooked > counts.requests / sample) {
       // The connection's resource may still carry an earlier request's mark.
-      if (inFlight.size > 0) resource[TRACE] = null
+      if (hooked) resource[TRACE] = null
       return
     }
     const trace = new Trace(nextId++, request)
     counts.traced++
-    if (inFlight.size === 0) hook.enable()
+    if (!hooked) {
+      counts.hooked++
+      enable()
+    }
     inFlight.set(request, trace)
     resource[TRACE] = trace
     response.once('close', () => {
@@ -158,7 +202,7 @@ function startTracer (options, emit) {
     lines.push(serialize(trace, how, trace.now(), status))
     inFlight.delete(request)
     for (const op of trace.ops) live.delete(op.id)
-    if (inFlight.size === 0) hook.disable()
+    if (inFlight.size === 0) disable()
   }
 
   /** @param {Trace} trace @param {string} how @param {number} duration @param {number} [status] */
@@ -166,7 +210,7 @@ function startTracer (options, emit) {
     let text = ''
     for (const site of sites.takeNew()) text += JSON.stringify({ type: 'site', ...site }) + '\n'
     const t = trace.start
-    const ops = trace.ops.map((op) => [op.id, op.type, op.site, op.trigger, op.exec, since(op.created, t), since(op.resolved, t), since(op.before, t), since(op.after, t), op.resolvedBy])
+    const ops = trace.ops.map((op) => [op.id, op.type, op.site, op.trigger, op.exec, since(op.created, t), since(op.resolved, t), since(op.before, t), op.resolvedBy])
     return text + JSON.stringify({
       type: 'request',
       id: trace.id,

@@ -16,6 +16,8 @@ const PROMISE_FRAMES = 8
 const OTHER_FRAMES = 12
 /** The app's frames kept for a site. */
 const KEPT_FRAMES = 4
+/** A remembered site is captured again, to check it, once in this many uses. */
+const CHECK_EVERY = 4
 
 const AGENT_DIR = __dirname + path.sep
 
@@ -33,6 +35,8 @@ class CallSites {
     this.byFrames = new Map()
     /** @type {Site[]} sites not yet handed out by takeNew() */
     this.fresh = []
+    /** What the same callback made last time, by place in it (see within()). @type {Map<number, { type: string, site: number, uses: number, stable: boolean }>} */
+    this.remembered = new Map()
     this.count = 0
     this.keyOf = this.keyOf.bind(this)
   }
@@ -59,6 +63,28 @@ class CallSites {
       Error.prepareStackTrace = prepare
       Error.stackTraceLimit = limit
     }
+    return site
+  }
+
+  /**
+   * The site of the `nth` operation made by a callback (or continuation) of
+   * an operation made at `callbackSite`. The same code runs again and again
+   * (each turn of a loop continues from the same await), making the same
+   * operations in the same order: what was made there last time is taken
+   * again, and checked by a capture once in CHECK_EVERY uses. A place where
+   * the check fails (code that branches) is captured every time from then on.
+   * @param {number} callbackSite
+   * @param {number} nth
+   * @param {string} type
+   * @param {Function} below
+   */
+  within (callbackSite, nth, type, below) {
+    const key = callbackSite * 4096 + Math.min(nth, 4095)
+    const last = this.remembered.get(key)
+    if (last && last.stable && last.type === type && ++last.uses % CHECK_EVERY !== 0) return last.site
+    const site = this.capture(below, type === 'PROMISE')
+    if (!last) this.remembered.set(key, { type, site, uses: 0, stable: true })
+    else if (last.type !== type || last.site !== site) last.stable = false
     return site
   }
 

@@ -24,8 +24,7 @@ import { fileURLToPath } from 'node:url'
  * @property {number} exec the operation whose callback or continuation made it
  * @property {number} created
  * @property {number} resolved a promise's resolution
- * @property {number} before when its first callback or continuation began
- * @property {number} after when that ended
+ * @property {number} before when its first callback or continuation began (for an operation other than a promise: the first thing it did, as seen by the tracer)
  * @property {number} resolvedBy the operation whose callback resolved it
  *
  * @typedef {object} TracedRequest
@@ -44,6 +43,7 @@ import { fileURLToPath } from 'node:url'
  * @property {number} requests requests the app received while observed
  * @property {number} finished of which finished
  * @property {number} traced of which traced
+ * @property {number} hooked of which started while a traced request was in flight (the tracer's hooks were on)
  * @property {number} sample one in how many is traced
  *
  * @typedef {object} AsyncData
@@ -62,7 +62,7 @@ export function parseAsyncData (text) {
   /** @type {TracedRequest[]} */
   const requests = []
   /** @type {AsyncCounts} */
-  let counts = { requests: 0, finished: 0, traced: 0, sample: 1 }
+  let counts = { requests: 0, finished: 0, traced: 0, hooked: 0, sample: 1 }
   for (const line of text.split('\n')) {
     if (!line) continue
     let record
@@ -73,7 +73,7 @@ export function parseAsyncData (text) {
     }
     if (record?.type === 'site') sites.set(record.id, readSite(record))
     else if (record?.type === 'request') requests.push(readRequest(record))
-    else if (record?.type === 'counts') counts = { requests: num(record.requests), finished: num(record.finished), traced: num(record.traced), sample: num(record.sample) || 1 }
+    else if (record?.type === 'counts') counts = { requests: num(record.requests), finished: num(record.finished), traced: num(record.traced), hooked: num(record.hooked), sample: num(record.sample) || 1 }
   }
   return { sites, requests, counts }
 }
@@ -100,8 +100,7 @@ function readRequest (record) {
     created: num(o[5]),
     resolved: num(o[6], -1),
     before: num(o[7], -1),
-    after: num(o[8], -1),
-    resolvedBy: num(o[9], -1)
+    resolvedBy: num(o[8], -1)
   }))
   const how = ['finished', 'aborted', 'open', 'cut'].includes(record.how) ? record.how : 'open'
   return {

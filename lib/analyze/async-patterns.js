@@ -44,7 +44,7 @@
  * @property {number} count
  * @property {number[]} waits ms each, in the order they were made
  * @property {number} serviceMs the shortest wait: one operation's own time
- * @property {number} atOnce how many were served without waiting
+ * @property {number} atOnce how many were served at once, by the first wave of them to settle
  * @property {number} spanMs from the first made to the last settled
  */
 
@@ -221,11 +221,24 @@ export function findFanOuts (graph) {
       count: ops.length,
       waits,
       serviceMs,
-      atOnce: waits.filter((w) => w <= serviceMs * 1.5).length,
+      atOnce: firstWave(settled.map((op) => graph.settled(op))),
       spanMs: Math.max(...settled.map((op) => graph.settled(op))) - ops[0].created
     })
   }
   return fanOuts
+}
+
+/**
+ * How many settled in the first wave: the run of settlements that came closer
+ * together than they did on average.
+ * @param {number[]} times when each settled
+ */
+function firstWave (times) {
+  const sorted = [...times].sort((a, b) => a - b)
+  const spacing = (sorted[sorted.length - 1] - sorted[0]) / (sorted.length - 1)
+  let n = 1
+  while (n < sorted.length && sorted[n] - sorted[n - 1] <= spacing) n++
+  return n
 }
 
 /**

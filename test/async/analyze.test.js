@@ -93,9 +93,9 @@ test('callback code: no finding, and its critical path goes through the file rea
   const analysis = analyze('callbacks')
   assert.deepEqual(analysis.findings, [])
   const typical = /** @type {import('../../lib/analyze/async.js').RequestView} */ (analysis.typical)
-  // Reading a file is an open, reads and a close: the open is the long wait here.
+  // Reading a file is an open, reads and a close; then the 10 ms timer.
   assert.deepEqual(typical.steps.map((s) => s.kind), ['fs', 'fs', 'fs', 'fs', 'timer'])
-  assert.deepEqual(typical.steps.filter((s) => s.end - s.start >= 5).map((s) => s.kind), ['fs', 'timer'])
+  assert.equal(typical.steps[4].end, typical.bars.find((b) => b.id === typical.steps[4].id)?.end)
 })
 
 test('operations grouped by call site: counts over the traced requests, waits', () => {

@@ -88,3 +88,17 @@ test('--sample takes a whole number from 1', async () => {
   assert.match(run.stderr, /--sample/)
   assert.equal(run.stderr.trim().split('\n').length, 1)
 })
+
+test('side by side, fewer requests are traced, so that no more than one in N runs under the hooks', async () => {
+  const sample = 4
+  const connections = 8
+  const requests = 200
+  const run = await dynoAsync(['--sample', String(sample), '--json', '--load', `-c ${connections} -a ${requests} http://127.0.0.1:$PORT/`, '--', process.execPath, examplePath('loop-all.js')])
+  assert.equal(run.code, 0, run.stderr)
+  const lines = readFileSync(join(/** @type {string} */ (run.folder), 'async.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+  const counts = lines.filter((l) => l.type === 'counts').pop()
+  assert.equal(counts.requests, requests)
+  assert.ok(counts.traced >= 1 && counts.traced < requests / sample / 2, `${counts.traced} traced`)
+  // Each trace lets the requests beside it run under the hooks: at most the share allowed, and those of the last trace.
+  assert.ok(counts.hooked <= requests / sample + connections, `${counts.hooked} hooked`)
+})
