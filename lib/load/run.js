@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import { DynoError } from '../errors.js'
+import { DynoError, internalError } from '../errors.js'
 import { engineConfig } from './config.js'
 import { LoadEngine } from './engine.js'
 import { isLocalhost, loopbackAddress } from './loopback.js'
@@ -87,7 +87,7 @@ async function runInWorkers (options, report, signal) {
       } else if (message.type === 'error') {
         reject(new DynoError(message.code, message.message, { exitCode: message.exitCode }))
       } else if (message.type === 'crash') {
-        reject(bugInDyno(`load worker ${index} crashed: ${message.message}`))
+        reject(internalError(`load worker ${index} crashed: ${message.message}`))
       } else if (message.type === 'tick') {
         ticks[index] = message.tick
         // Report once all workers have reported this second.
@@ -102,8 +102,8 @@ async function runInWorkers (options, report, signal) {
         }
       }
     })
-    worker.on('error', (err) => reject(bugInDyno(`load worker ${index} crashed: ${firstLine(err)}`)))
-    worker.on('exit', (code) => reject(bugInDyno(`load worker ${index} exited with code ${code} before it sent its result`)))
+    worker.on('error', (err) => reject(internalError(`load worker ${index} crashed: ${firstLine(err)}`)))
+    worker.on('exit', (code) => reject(internalError(`load worker ${index} exited with code ${code} before it sent its result`)))
   }))
   const stop = () => { for (const worker of workers) worker.postMessage('stop') }
   signal?.addEventListener('abort', stop, { once: true })
@@ -116,14 +116,6 @@ async function runInWorkers (options, report, signal) {
     // A worker left behind by another's failure must not keep the process alive.
     for (const worker of workers) worker.unref()
   }
-}
-
-/**
- * A failure that is nobody's mistake but dyno's own.
- * @param {string} what
- */
-function bugInDyno (what) {
-  return new DynoError('DYNO_INTERNAL', `${what}; this is a bug in dyno, please report it with the command line you ran`, { exitCode: 3 })
 }
 
 /** @param {unknown} err */

@@ -19,5 +19,5 @@ test('a crash inside a load worker that is not a DynoError is reported as a bug 
   `)
   const run = await runDyno(['load', '-w', '1', '-a', '10', '--requests', 'sabotage.mjs', target.url], { cwd: dir })
   assert.equal(run.code, 3, run.stderr)
-  assert.equal(run.stderr, 'dyno load: load worker 0 crashed: TypeError: the clock is gone; this is a bug in dyno, please report it with the command line you ran\n')
+  assert.equal(run.stderr, 'dyno load: a bug in dyno (load worker 0 crashed: TypeError: the clock is gone); please report it with the command line and this output\n')
 })
