@@ -2,9 +2,10 @@ import { targetError, usageError } from '../errors.js'
 import { accepts, isLocalhost, otherLoopback } from './loopback.js'
 
 /**
- * The one line a user reads when the first connection to the target fails:
- * nothing listening, a host that does not resolve, a certificate that does
- * not verify.
+ * What a failed connection means: the kind each socket error counts as,
+ * and the one line a user reads when the first connection to the target
+ * fails (nothing listening, a host that does not resolve, a certificate
+ * that does not verify).
  */
 
 /** @typedef {{ hostname: string, port: number, tls?: boolean, ca?: unknown }} TargetAddress */
@@ -86,4 +87,25 @@ export function isCertificateError (code) {
 /** Any TLS failure, certificates included. @param {unknown} code an error's code */
 export function isTlsError (code) {
   return isCertificateError(code) || (typeof code === 'string' && /SSL|TLS/.test(code))
+}
+
+/** A connect that never completed, as an error like the others. */
+export function timedOut () {
+  return Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })
+}
+
+/**
+ * The kind a socket's error counts as in the result.
+ * @param {NodeJS.ErrnoException} err
+ * @returns {import('./engine.js').ErrorKind}
+ */
+export function classifyError (err) {
+  switch (err.code) {
+    case 'ECONNREFUSED': return 'refused'
+    case 'ECONNRESET':
+    case 'EPIPE': return 'reset'
+    case 'ETIMEDOUT': return 'timeout'
+  }
+  if (isTlsError(err.code)) return 'tls'
+  return 'other'
 }

@@ -1,6 +1,6 @@
 import net from 'node:net'
 import tls from 'node:tls'
-import { isTlsError } from './connect-error.js'
+import { classifyError, timedOut } from './connect-error.js'
 import { ResponseParser } from './response-parser.js'
 import { buildDynamicRequest, hookError } from './request.js'
 
@@ -392,23 +392,4 @@ export class Connection {
       : this.connectStartedAt
     if (now - waitingSince > timeout) this.restart('timeout')
   }
-}
-
-function timedOut () {
-  return Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })
-}
-
-/**
- * @param {NodeJS.ErrnoException} err
- * @returns {ErrorKind}
- */
-export function classifyError (err) {
-  switch (err.code) {
-    case 'ECONNREFUSED': return 'refused'
-    case 'ECONNRESET':
-    case 'EPIPE': return 'reset'
-    case 'ETIMEDOUT': return 'timeout'
-  }
-  if (isTlsError(err.code)) return 'tls'
-  return 'other'
 }
