@@ -1,3 +1,5 @@
+import { TIERS as V8_TIERS } from '../v8/tiers.js'
+
 /**
  * FlameData: what a flamegraph report shows, derived from a CPU profile.
  * It is the contract between the analysis (lib/analyze) and the browser
@@ -64,8 +66,11 @@
  * @property {Record<string, number>} lines 1-based line number -> samples on that line
  */
 
-/** Index = `frames.category` value. */
+/**
+ * Index = `frames.category` value. The report's page gets this table from
+ * here (lib/report/flame-html.js); nothing copies it.
+ */
 export const CATEGORIES = /** @type {const} */ (['app', 'deps', 'core', 'native', 'gc', 'program'])
 
-/** Index = `frames.tier` value. */
-export const TIERS = /** @type {const} */ (['unknown', 'interpreted', 'baseline', 'maglev', 'turbofan'])
+/** Index = `frames.tier` value: V8's tiers, after 0 for a tier not known. */
+export const TIERS = /** @type {const} */ (['unknown', ...V8_TIERS])
