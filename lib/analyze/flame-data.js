@@ -24,12 +24,14 @@ import { TIERS as V8_TIERS } from '../v8/tiers.js'
  * @property {number} durationMs
  * @property {number} samples samples in the tree (idle excluded)
  * @property {number} idleSamples samples where the app was waiting (not in the tree)
+ * @property {number} [agentSamples] samples in dyno's own agent code (not in the tree)
  * @property {number} intervalUs mean time between samples
  * @property {string | null} node Node.js version of the profiled process, when known
  * @property {string | null} v8
  * @property {boolean} tiersKnown whether `frames.tier` holds what V8 reported
  * @property {{ how: string, code: number | null, signal: string | null } | null} exit how the app ended
  * @property {FlameLoad | null} [load] the load that ran while profiling, when dyno ran one (optional)
+ * @property {string[]} [warnings] what the report could not do, and why (a file of the run folder is missing)
  */
 
 /**

@@ -36,7 +36,7 @@ export function renderFlameFolder (folder, profile = /** @type {any} */ (readJso
   const meta = readMeta(folder)
   const why = whyNotProfile(profile)
   if (why) throw usageError('DYNO_BAD_PROFILE', `${join(folder, FILES.profile)} is not a CPU profile: ${why}`)
-  const data = buildFlameData(profile, {
+  const { data, detail } = buildFlameData(profile, {
     title: meta.title ?? 'CPU profile',
     cwd: meta.cwd ?? dirname(folder),
     meta: {
@@ -50,7 +50,7 @@ export function renderFlameFolder (folder, profile = /** @type {any} */ (readJso
     readSource,
     scripts: readScripts(folder)
   })
-  writeFileSync(join(folder, FILES.pprof), toPprof(data))
+  writeFileSync(join(folder, FILES.pprof), toPprof(data, detail))
   writeFileSync(join(folder, FILES.collapsed), toCollapsed(data))
   writeFileSync(join(folder, FILES.html), renderFlameHtml(data))
   return { data, meta, hot: hotFunctions(data, 10), html: join(folder, FILES.html) }
@@ -86,7 +86,7 @@ function readTierInfo (folder) {
     const index = TIERS.indexOf(tier)
     if (index > 0) tiers.set(frameKey(frame), index)
   }
-  return { tiers, inlined: new Set() }
+  return { tiers }
 }
 
 /**
