@@ -25,11 +25,19 @@ import { preorder } from './profile-tree.js'
  */
 
 /**
+ * A profile of one process or thread of the app, and what to call it.
+ * @typedef {{ label: string, profile: CpuProfile }} ProfileUnit
+ */
+
+/**
  * Turns a (merged) CPU profile into FlameData: the call tree without idle
  * time and without dyno's own agent, frames merged per function, inlined
- * functions given their samples back, and the app's sampled source. Pure:
- * file reads come in through `readSource`.
- * @param {CpuProfile} profile
+ * functions given their samples back, positions shown as written where
+ * scripts have source maps, and the app's sampled source. Several profiles
+ * (the processes and threads of one app) make one tree, each under a frame
+ * of its own that the report can hide to merge them. Pure: file reads come
+ * in through `readSource`.
+ * @param {CpuProfile | ProfileUnit[]} profiles
  * @param {object} options
  * @param {string} options.title
  * @param {string} options.cwd the app's folder: app file paths are shown relative to it
@@ -38,34 +46,30 @@ import { preorder } from './profile-tree.js'
  * @param {(path: string) => string | null} [options.readSource] the text of an app file, or null
  * @param {Map<string, import('./inlined.js').ScriptExtents>} [options.scripts] function extents by URL,
  *   to give inlined functions their samples back (see inlined.js)
+ * @param {import('./source-maps.js').SourceMapper | null} [options.mapper] the scripts' source maps
  * @returns {{ data: FlameData, detail: NodeDetail }}
  */
-export function buildFlameData (profile, { title, cwd, meta = {}, tierInfo = null, readSource = () => null, scripts = new Map() }) {
-  const { nodes } = profile
-  const indexOf = nodeIndex(nodes)
-  const samples = samplesPerNode(profile, indexOf)
-  const { order, parentAt } = preorder(nodes, indexOf)
-  const kept = keptSamples(nodes, order, parentAt, samples.count)
-  const repair = scripts.size > 0 ? inliningRepair(nodes, scripts, indexOf) : null
-  const frames = new FrameTable({ cwd, tiers: tierInfo?.tiers ?? null })
+export function buildFlameData (profiles, { title, cwd, meta = {}, tierInfo = null, readSource = () => null, scripts = new Map(), mapper = null }) {
+  const units = Array.isArray(profiles) ? profiles : [{ label: '', profile: profiles }]
+  const frames = new FrameTable({ cwd, tiers: tierInfo?.tiers ?? null, mapper })
   const tree = new CallTree()
-
-  /** tree node of each position in `order` */
-  const treeNode = new Int32Array(order.length)
-  for (let k = 1; k < order.length; k++) {
-    if (kept.subtree[k] === 0) continue
-    const at = order[k]
-    const node = nodes[at]
-    const frame = frames.of(node.callFrame)
-    const index = (treeNode[k] = tree.child(treeNode[parentAt[k]], frame))
-    const placed = repair && samples.count[at] > 0 ? repair.place(node, frames.keys[frame]) : null
-    if (placed) addPlaced(tree, frames, index, placed, samples.count[at], samples.timeUs[at])
-    else tree.addSelf(index, samples.count[at], samples.timeUs[at], node.positionTicks)
+  let idle = 0
+  let agent = 0
+  let durationMs = 0
+  let sampleCount = 0
+  /** @type {{ label: string, samples: number }[]} */
+  const shares = []
+  for (const { label, profile } of units) {
+    const under = units.length > 1 ? tree.child(0, frames.unit(label)) : 0
+    const added = addProfile(profile, { frames, tree, scripts, mapper }, under)
+    idle += added.idle
+    agent += added.agent
+    durationMs = Math.max(durationMs, (profile.endTime - profile.startTime) / 1000)
+    sampleCount += (profile.samples ?? []).length
+    shares.push({ label, samples: added.kept })
   }
   tree.sumTotals()
 
-  const durationMs = (profile.endTime - profile.startTime) / 1000
-  const sampleCount = (profile.samples ?? []).length
   /** @type {FlameData} */
   const data = {
     schemaVersion: 1,
@@ -74,15 +78,16 @@ export function buildFlameData (profile, { title, cwd, meta = {}, tierInfo = nul
       startedAt: meta.startedAt ?? new Date().toISOString(),
       durationMs,
       samples: tree.nodes.total[0],
-      idleSamples: kept.idle,
-      agentSamples: kept.agent,
-      intervalUs: sampleCount > 0 ? Math.round((durationMs * 1000) / sampleCount) : 0,
+      idleSamples: idle,
+      agentSamples: agent,
+      intervalUs: sampleCount > 0 ? Math.round((durationMs * 1000 * units.length) / sampleCount) : 0,
       node: meta.node ?? null,
       v8: meta.v8 ?? null,
       tiersKnown: tierInfo !== null,
       exit: meta.exit ?? null,
       ...(meta.load !== undefined ? { load: meta.load } : {}),
-      ...(meta.warnings?.length ? { warnings: meta.warnings } : {})
+      ...(meta.warnings?.length ? { warnings: meta.warnings } : {}),
+      ...(units.length > 1 ? { units: shares } : {})
     },
     strings: frames.strings.strings,
     frames: frames.columns,
@@ -90,6 +95,39 @@ export function buildFlameData (profile, { title, cwd, meta = {}, tierInfo = nul
     sources: appSources(tree, frames, readSource)
   }
   return { data, detail: { selfUs: tree.selfUs, lines: tree.lines } }
+}
+
+/**
+ * Adds one profile's call tree below the tree node `under`.
+ * @param {CpuProfile} profile
+ * @param {{ frames: FrameTable, tree: CallTree, scripts: Map<string, import('./inlined.js').ScriptExtents>, mapper: import('./source-maps.js').SourceMapper | null }} into
+ * @param {number} under
+ * @returns {{ kept: number, idle: number, agent: number }} samples
+ */
+function addProfile (profile, { frames, tree, scripts, mapper }, under) {
+  const { nodes } = profile
+  const indexOf = nodeIndex(nodes)
+  const samples = samplesPerNode(profile, indexOf)
+  const { order, parentAt } = preorder(nodes, indexOf)
+  const kept = keptSamples(nodes, order, parentAt, samples.count)
+  const repair = scripts.size > 0 ? inliningRepair(nodes, scripts, indexOf) : null
+  /** @type {(url: string, lines: { line: number, ticks: number }[] | undefined) => any} sampled lines as written */
+  const asWritten = mapper ? (url, lines) => mapper.lines(url, lines) : (url, lines) => lines
+
+  /** tree node of each position in `order` */
+  const treeNode = new Int32Array(order.length)
+  treeNode[0] = under
+  for (let k = 1; k < order.length; k++) {
+    if (kept.subtree[k] === 0) continue
+    const at = order[k]
+    const node = nodes[at]
+    const frame = frames.of(node.callFrame)
+    const index = (treeNode[k] = tree.child(treeNode[parentAt[k]], frame))
+    const placed = repair && samples.count[at] > 0 ? repair.place(node, frames.keys[frame]) : null
+    if (placed) addPlaced(tree, frames, index, asWritten(node.callFrame.url, placed), samples.count[at], samples.timeUs[at])
+    else tree.addSelf(index, samples.count[at], samples.timeUs[at], asWritten(node.callFrame.url, node.positionTicks))
+  }
+  return { kept: kept.subtree[0], idle: kept.idle, agent: kept.agent }
 }
 
 /**

@@ -12,6 +12,8 @@ export const CORE = CATEGORIES.indexOf('core')
 export const NATIVE = CATEGORIES.indexOf('native')
 export const GC = CATEGORIES.indexOf('gc')
 export const PROGRAM = CATEGORIES.indexOf('program')
+/** The frames that stand for a process or thread of the app, in a profile of several. */
+export const UNIT = CATEGORIES.indexOf('unit')
 
 /**
  * @param {{ functionName: string, url: string }} frame

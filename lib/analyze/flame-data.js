@@ -32,6 +32,7 @@ import { TIERS as V8_TIERS } from '../v8/tiers.js'
  * @property {{ how: string, code: number | null, signal: string | null } | null} exit how the app ended
  * @property {FlameLoad | null} [load] the load that ran while profiling, when dyno ran one (optional)
  * @property {string[]} [warnings] what the report could not do, and why (a file of the run folder is missing)
+ * @property {{ label: string, samples: number }[]} [units] the processes and threads profiled, when several were: each stands as a frame of category `unit` above its calls
  */
 
 /**
@@ -72,7 +73,7 @@ import { TIERS as V8_TIERS } from '../v8/tiers.js'
  * Index = `frames.category` value. The report's page gets this table from
  * here (lib/report/flame-html.js); nothing copies it.
  */
-export const CATEGORIES = /** @type {const} */ (['app', 'deps', 'core', 'native', 'gc', 'program'])
+export const CATEGORIES = /** @type {const} */ (['app', 'deps', 'core', 'native', 'gc', 'program', 'unit'])
 
 /** Index = `frames.tier` value: V8's tiers, after 0 for a tier not known. */
 export const TIERS = /** @type {const} */ (['unknown', ...V8_TIERS])

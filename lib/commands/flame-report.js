@@ -1,5 +1,6 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { buildFlameData } from '../analyze/build-flame-data.js'
 import { toCollapsed } from '../analyze/collapsed.js'
 import { frameKey, whyNotProfile } from '../analyze/cpuprofile.js'
@@ -13,6 +14,7 @@ import { renderFlameHtml } from '../report/flame-html.js'
 import { readProcesses } from '../observe/processes.js'
 import { readJson, readMeta } from '../run-folder.js'
 import { functionsFile, tiersFile } from './flame-profile.js'
+import { loadSourceMaps } from './flame-source-maps.js'
 
 /** Source files larger than this are not embedded in the report. */
 const MAX_SOURCE_BYTES = 1024 * 1024
@@ -20,6 +22,8 @@ const MAX_SOURCE_BYTES = 1024 * 1024
 export const FILES = {
   meta: 'meta.json',
   profile: 'profile.cpuprofile',
+  units: 'units.json',
+  sourceMaps: 'sourcemaps.json',
   tiers: 'tiers.json',
   functions: 'functions.json',
   pprof: 'profile.pb.gz',
@@ -33,18 +37,24 @@ export const FILES = {
  * `dyno report` all end here. `warnings` says what the report could not do
  * because a file of the folder is missing; the report's header says it too.
  * @param {string} folder
- * @param {import('../analyze/cpuprofile.js').CpuProfile} [profile] the folder's profile, when the caller has it already
+ * @param {import('../analyze/cpuprofile.js').CpuProfile | import('../analyze/build-flame-data.js').ProfileUnit[]} [profiles]
+ *   the folder's profile (or one per process and thread), when the caller has them already
  */
-export function renderFlameFolder (folder, profile = /** @type {any} */ (readJson(folder, FILES.profile))) {
+export function renderFlameFolder (folder, profiles = readProfiles(folder)) {
   const meta = readMeta(folder)
-  const why = whyNotProfile(profile)
-  if (why) throw usageError('DYNO_BAD_PROFILE', `${join(folder, FILES.profile)} is not a CPU profile: ${why}`)
+  const units = Array.isArray(profiles) ? profiles : [{ label: '', profile: profiles }]
+  for (const { label, profile } of units) {
+    const why = whyNotProfile(profile)
+    if (why) throw usageError('DYNO_BAD_PROFILE', `${label ? `the profile of ${label}` : join(folder, FILES.profile)} is not a CPU profile: ${why}`)
+  }
   const tierInfo = readTierInfo(folder)
   const functions = readFunctions(folder)
-  const scripts = scriptsOf(functions ?? [])
+  const sourceMaps = loadSourceMaps(folder, profiledUrls(units), meta.cwd)
+  const mapper = sourceMaps.mapper.size > 0 ? sourceMaps.mapper : null
+  const scripts = scriptsOf(functions ?? [], mapper)
   // A profile from elsewhere (--view) never had these files; a flame run's folder did.
-  const warnings = meta.source ? [] : missingInputs(folder, meta, { tierInfo, functions, scripts })
-  const { data, detail } = buildFlameData(profile, {
+  const warnings = [...(meta.source ? [] : missingInputs(folder, meta, { tierInfo, functions, scripts })), ...sourceMaps.warnings]
+  const { data, detail } = buildFlameData(profiles, {
     title: meta.title ?? 'CPU profile',
     cwd: meta.cwd ?? dirname(folder),
     meta: {
@@ -56,8 +66,9 @@ export function renderFlameFolder (folder, profile = /** @type {any} */ (readJso
       warnings
     },
     tierInfo,
-    readSource,
-    scripts
+    readSource: (path) => readSource(path) ?? mapper?.sourceContent(pathToFileURL(path).href) ?? null,
+    scripts,
+    mapper
   })
   writeFileSync(join(folder, FILES.pprof), toPprof(data, detail))
   writeFileSync(join(folder, FILES.collapsed), toCollapsed(data))
@@ -134,20 +145,45 @@ function readFunctions (folder) {
 }
 
 /**
- * The function extents with the scripts' text as it is on disk, by URL, for
- * giving inlined functions their samples.
+ * The function extents with the scripts' text as it ran, by URL, for giving
+ * inlined functions their samples: from disk, or, for a script compiled in
+ * memory (tsx), as the agent kept it.
  * @param {{ url: string, functions: [string, number, number][] }[]} functions
+ * @param {import('../analyze/source-maps.js').SourceMapper | null} mapper
  */
-function scriptsOf (functions) {
+function scriptsOf (functions, mapper) {
   /** @type {Map<string, import('../analyze/inlined.js').ScriptExtents>} */
   const scripts = new Map()
   for (const { url, functions: extents } of functions) {
-    if (typeof url !== 'string' || !Array.isArray(extents)) continue
+    if (typeof url !== 'string' || !Array.isArray(extents) || scripts.has(url)) continue
     const path = urlToPath(url)
-    const text = path && readSource(path)
+    const text = mapper?.generatedText(url) ?? (path && readSource(path))
     if (text) scripts.set(url, scriptExtents(text, extents))
   }
   return scripts
+}
+
+/**
+ * The folder's profiles: one per process and thread when the run profiled
+ * several (units.json lists them), else its one profile.
+ * @param {string} folder
+ * @returns {import('../analyze/cpuprofile.js').CpuProfile | import('../analyze/build-flame-data.js').ProfileUnit[]}
+ */
+function readProfiles (folder) {
+  if (!existsSync(join(folder, FILES.units))) return /** @type {any} */ (readJson(folder, FILES.profile))
+  const units = /** @type {{ label: string, file: string }[]} */ (readJson(folder, FILES.units))
+  if (!Array.isArray(units)) throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, FILES.units)} is not a list of profiles`)
+  return units.map(({ label, file }) => ({ label: String(label), profile: /** @type {any} */ (readJson(folder, String(file))) }))
+}
+
+/**
+ * @param {import('../analyze/build-flame-data.js').ProfileUnit[]} units
+ * @returns {Set<string>}
+ */
+function profiledUrls (units) {
+  const urls = new Set()
+  for (const { profile } of units) for (const node of profile.nodes) urls.add(node.callFrame.url)
+  return urls
 }
 
 /** @param {string} path */

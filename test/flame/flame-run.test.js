@@ -16,7 +16,8 @@ const fixture = (/** @type {string} */ path) => join(root, 'test', 'fixtures', '
 /** Runs dyno flame in a fresh folder; returns the output and the run folder. */
 async function flame (/** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv} */ env = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-flame-'))
-  const run = await runDyno(['flame', ...args], { cwd, env, timeout: 60_000 })
+  // Examples listen on PORT, 3000 when unset: a user's machine may have something there.
+  const run = await runDyno(['flame', ...args], { cwd, env: { PORT: '0', ...env }, timeout: 60_000 })
   const runs = existsSync(join(cwd, '.dyno')) ? readdirSync(join(cwd, '.dyno')) : []
   const folder = runs.length === 1 ? join(cwd, '.dyno', runs[0]) : null
   return { ...run, cwd, folder }

@@ -18,7 +18,7 @@ test('the report is one HTML file carrying the FlameData intact', () => {
   assert.deepEqual(JSON.parse(embeddedData(html)), data)
   assert.equal(html.match(/<script/g)?.length, 3, 'the tables, the data and the viewer, nothing else')
   const tables = JSON.parse(/<script type="application\/json" id="flame-tables">([^<]*)<\/script>/.exec(html)?.[1] ?? '')
-  assert.deepEqual(tables, { category: { app: 0, deps: 1, core: 2, native: 3, gc: 4, program: 5 }, tier: { unknown: 0, interpreted: 1, baseline: 2, maglev: 3, turbofan: 4 } })
+  assert.deepEqual(tables, { category: { app: 0, deps: 1, core: 2, native: 3, gc: 4, program: 5, unit: 6 }, tier: { unknown: 0, interpreted: 1, baseline: 2, maglev: 3, turbofan: 4 } })
   assert.match(html, /<style>[\s\S]*--bg:/)
 })
 

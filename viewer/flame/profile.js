@@ -13,9 +13,11 @@ const CATEGORY = FLAME_TABLES.category
 const TIER_NAMES = ['unknown', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'Turbofan']
 /**
  * Filter toggles and the categories each one hides. (program) goes with native: both are V8's own time.
- * @type {Record<'app' | 'deps' | 'core' | 'native' | 'gc', number[]>}
+ * `processes` are the frames that stand for each process and thread of a profile of several: hidden,
+ * their calls merge; shown, each process and thread has its own tower to zoom into.
+ * @type {Record<'app' | 'deps' | 'core' | 'native' | 'gc' | 'processes', number[]>}
  */
-const FILTERS = { app: [CATEGORY.app], deps: [CATEGORY.deps], core: [CATEGORY.core], native: [CATEGORY.native, CATEGORY.program], gc: [CATEGORY.gc] }
+const FILTERS = { app: [CATEGORY.app], deps: [CATEGORY.deps], core: [CATEGORY.core], native: [CATEGORY.native, CATEGORY.program], gc: [CATEGORY.gc], processes: [CATEGORY.unit] }
 
 /** @param {string} json the embedded FlameData */
 function readProfile (json) {

@@ -25,6 +25,8 @@ function startReport () {
   const labels = frameLabels(profile)
   /** @param {string} id @param {boolean} pressed */
   const press = (id, pressed) => $(id).setAttribute('aria-pressed', String(pressed))
+  // A profile of several processes or threads can be split by them.
+  $('filter-processes').hidden = (meta.units?.length ?? 0) < 2
 
   store.view(['theme'], (state) => {
     const css = applyTheme(state.theme, $('theme'))
