@@ -3,11 +3,12 @@ import { resolve } from 'node:path'
 import { usageError } from '../errors.js'
 import { resolveOptions } from '../load/options.js'
 import { loadRequestsFile } from '../load/requests-file.js'
-import { load } from '../load/run.js'
+import { runLoad } from '../commands/load.js'
 import { renderLoadHeader, renderLoadResult } from '../report/load-terminal.js'
 import { createProgressBar } from '../report/progress.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
+import { interruptSignal } from './io.js'
 
 /** @type {import('./flags.js').Command} */
 export const command = {
@@ -56,32 +57,27 @@ export async function run (argv, io) {
   const style = createStyle(io.stdout)
   const progressOn = values.progress && !values.json && io.stderr.isTTY === true
   const bar = progressOn ? createProgressBar(io.stderr) : null
-  const controller = new AbortController()
-  const stopListening = io.onInterrupt(() => controller.abort())
-
-  let result
+  const interrupt = interruptSignal(io)
+  let outcome
   try {
-    if (!values.json) {
-      io.stdout.write(renderLoadHeader(options) + '\n')
-    }
-    result = await load({ ...options, signal: controller.signal, onProgress: bar ? (p) => bar.update(p) : undefined })
+    outcome = await runLoad(options, {
+      cwd: io.cwd,
+      env: io.env,
+      signal: interrupt.signal,
+      onEvent: (event) => {
+        if (event.type === 'load-start' && !values.json) io.stdout.write(renderLoadHeader(event.options) + '\n')
+        else if (event.type === 'load-progress') bar?.update(event.progress)
+      }
+    })
   } finally {
     bar?.done()
-    stopListening()
+    interrupt.dispose()
   }
-
+  const { result, exitCode, problem } = outcome
   if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else io.stdout.write(renderLoadResult(result, { style, percentiles: values.latency }))
-
-  if (result.targetRefusing) {
-    io.stderr.write(`dyno load: the target stopped accepting connections during the run (${result.errors.refused} refused); did it crash?\n`)
-    return 1
-  }
-  if (result.requests.completed === 0 && result.errors.total > 0) {
-    io.stderr.write('dyno load: the target did not answer a single request; see the errors above\n')
-    return 1
-  }
-  return result.interrupted ? 130 : 0
+  if (problem) io.stderr.write(`dyno load: ${problem}\n`)
+  return exitCode
 }
 
 /**

@@ -5,18 +5,9 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { runDyno } from '../helpers/cli.js'
+import { running } from '../helpers/processes.js'
 
 const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtures/apps/${name}`, import.meta.url))
-
-/** @param {number} pid */
-function running (pid) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** @param {string} cwd */
 function onlyRun (cwd) {
@@ -49,7 +40,7 @@ test('a launcher that starts the server and exits: the server is profiled, then 
   assert.equal(meta.load.requests.completed, 50)
 })
 
-test('SIGTERM to dyno ends the run like Ctrl-C: report written, app stopped', async () => {
+test('SIGTERM to dyno ends the run like Ctrl-C, and the report says which it was: report written, app stopped', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-sigterm-'))
   const pidFile = join(cwd, 'server.pid')
   const run = await runDyno(['flame', '--', process.execPath, fixture('pid-server.cjs')], {
@@ -58,7 +49,7 @@ test('SIGTERM to dyno ends the run like Ctrl-C: report written, app stopped', as
     onSpawn: (child) => setTimeout(() => child.kill('SIGTERM'), 1500)
   })
   assert.equal(run.code, 0, run.stderr)
-  assert.match(run.stdout, /The app stopped with Ctrl-C\./)
+  assert.match(run.stdout, /The app stopped by SIGTERM to dyno\./)
   assert.equal(running(Number(readFileSync(pidFile, 'utf8'))), false)
   assert.ok(existsSync(join(onlyRun(cwd), 'flamegraph.html')))
 })
