@@ -5,13 +5,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { observe } from '../../lib/observe/observe.js'
 
-const DRIVER = fileURLToPath(new URL('../fixtures/doctor/drive-collector.cjs', import.meta.url))
+const AGENT = fileURLToPath(new URL('../../lib/agent/agent.cjs', import.meta.url))
 const APP = fileURLToPath(new URL('../fixtures/doctor/collector-app.cjs', import.meta.url))
 
-/** @param {string} dir @param {string} suffix */
-function readLines (dir, suffix) {
-  const name = readdirSync(dir).find((f) => f.endsWith(suffix))
+/** The agent with the doctor collector alone, writing into `runDir`. @param {string} runDir */
+const agentEnv = (runDir) => ({ ...process.env, NODE_OPTIONS: `--require "${AGENT}"`, DYNO_RUN_DIR: runDir, DYNO_COLLECTORS: JSON.stringify({ doctor: { sampleIntervalMs: 10 } }) })
+
+/** The lines the collector wrote, in `<runDir>/raw/<pid>.doctor.jsonl`. @param {string} runDir */
+function readLines (runDir) {
+  const dir = join(runDir, 'raw')
+  const name = readdirSync(dir).find((f) => /^\d+\.doctor\.jsonl$/.test(f))
   if (!name) return []
   return readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
 }
@@ -20,17 +25,33 @@ function readLines (dir, suffix) {
  * Runs the fixture app with the collector, to its end.
  * @param {string[]} args @param {string[]} [nodeFlags]
  */
-function observe (args, nodeFlags = []) {
+function runApp (args, nodeFlags = []) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-doctor-collector-'))
-  const run = spawnSync(process.execPath, [...nodeFlags, '--require', DRIVER, APP, ...args], { encoding: 'utf8', env: { ...process.env, DOCTOR_DIR: dir } })
-  return { run, lines: readLines(dir, '.doctor.jsonl'), live: readLines(dir, '.live.jsonl') }
+  const run = spawnSync(process.execPath, [...nodeFlags, APP, ...args], { encoding: 'utf8', env: agentEnv(dir) })
+  return { run, lines: readLines(dir) }
+}
+
+/**
+ * The worker's lines while the loop was held, one run of consecutive lines per hold.
+ * @param {any[]} lines
+ * @returns {any[][]}
+ */
+function blockedRuns (lines) {
+  /** @type {any[][]} */
+  const runs = []
+  lines.forEach((line, i) => {
+    if (!line.blocked) return
+    if (i > 0 && lines[i - 1].blocked) runs[runs.length - 1].push(line)
+    else runs.push([line])
+  })
+  return runs
 }
 
 /** @param {any[]} lines @param {(line: any) => number} pick */
 const sum = (lines, pick) => lines.reduce((total, line) => total + pick(line), 0)
 
 test('every line has the documented figures, in time order, and every request is counted', () => {
-  const { run, lines, live } = observe(['requests', '30'])
+  const { run, lines } = runApp(['requests', '30'])
   assert.equal(run.status, 0, run.stderr)
   assert.ok(lines.length > 5, `${lines.length} lines`)
   for (let i = 1; i < lines.length; i++) assert.ok(lines[i].t >= lines[i - 1].t, `line ${i} is in time order`)
@@ -53,26 +74,45 @@ test('every line has the documented figures, in time order, and every request is
   assert.equal(sum(sampled, (line) => line.http.started), 30)
   assert.equal(sum(sampled, (line) => line.http.finished), 30)
   assert.equal(sampled.at(-1).http.inFlight, 0)
+})
+
+test('dyno hears a summary four times a second, for the live view', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'dyno-doctor-live-'))
+  /** @type {any[]} */
+  const live = []
+  const observed = await observe({
+    command: [process.execPath, APP, 'requests', '400'],
+    cwd: folder,
+    env: process.env,
+    folder,
+    collectors: { doctor: { sampleIntervalMs: 10 } },
+    load: null,
+    onPort: null,
+    listenTimeoutMs: 10_000
+  }, { onAgentData: (message) => live.push(message) })
+  assert.equal(observed.exit.code, 0)
   assert.ok(live.length >= 1)
-  assert.ok(live.every((summary) => summary.type === 'doctor' && summary.pid > 0 && summary.elu >= 0 && summary.rss > 0))
+  for (const summary of live) {
+    assert.equal(summary.collector, 'doctor')
+    assert.equal(summary.pid, observed.listening?.pid)
+    assert.ok(summary.elu >= 0 && summary.elu <= 1 && summary.cpu >= 0 && summary.rss > 0 && summary.rps >= 0 && summary.delayMax >= 0)
+  }
 })
 
 test('a loop held for 1.5 s shows as a growing delay, written by the worker while it lasts', () => {
-  const { run, lines } = observe(['stuck', '1500'])
+  const { run, lines } = runApp(['stuck', '1500'])
   assert.equal(run.status, 0, run.stderr)
-  const blocked = lines.filter((line) => line.blocked)
-  assert.ok(blocked.length >= 1, 'the worker wrote while the loop was held')
-  for (let i = 1; i < blocked.length; i++) {
-    if (blocked[i].t - blocked[i - 1].t < 1000) assert.ok(blocked[i].delay.max > blocked[i - 1].delay.max, 'the delay grows')
-  }
-  for (const line of blocked) assert.ok(line.mem.rss > 0 && line.elu === 1)
+  const held = blockedRuns(lines).sort((a, b) => b.length - a.length)[0]
+  assert.ok(held && held.length >= 2, 'the worker wrote while the loop was held')
+  for (let i = 1; i < held.length; i++) assert.ok(held[i].delay.max > held[i - 1].delay.max, 'the delay grows')
+  for (const line of held) assert.ok(line.mem.rss > 0 && line.elu === 1)
   // Once the loop turned again, the main thread's own monitor saw the whole hold.
   const longest = Math.max(...lines.filter((line) => !line.blocked && line.delay).map((line) => line.delay.max))
   assert.ok(longest >= 1400, `longest delay ${longest} ms`)
 })
 
 test('GC pauses are counted by kind', () => {
-  const { run, lines } = observe(['gc'], ['--expose-gc'])
+  const { run, lines } = runApp(['gc'], ['--expose-gc'])
   assert.equal(run.status, 0, run.stderr)
   assert.ok(sum(lines, (line) => line.gc?.markCompact?.[0] ?? 0) >= 1, 'the forced full GC')
   assert.ok(sum(lines, (line) => line.gc?.scavenge?.[0] ?? 0) >= 1, 'young-generation collections')
@@ -80,7 +120,7 @@ test('GC pauses are counted by kind', () => {
 })
 
 test('listeners of an emitter Node warned about are counted as they grow', () => {
-  const { run, lines } = observe(['listeners', '25'])
+  const { run, lines } = runApp(['listeners', '25'])
   assert.equal(run.status, 0, run.stderr)
   assert.match(run.stderr, /MaxListenersExceededWarning/, 'the app\'s warning is still printed')
   const counts = lines.filter((line) => line.listeners).map((line) => line.listeners['EventEmitter "change"']).filter((n) => n !== undefined)
@@ -90,19 +130,19 @@ test('listeners of an emitter Node warned about are counted as they grow', () =>
 })
 
 test('process.exit right after the last request: the lines until then are written', () => {
-  const { run, lines } = observe(['exit', '20'])
+  const { run, lines } = runApp(['exit', '20'])
   assert.equal(run.status, 3)
   assert.equal(sum(lines.filter((line) => line.http), (line) => line.http.finished), 20)
 })
 
 test('a loop held for good: the file keeps growing with the delay, and survives SIGKILL', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-doctor-forever-'))
-  const child = spawn(process.execPath, ['--require', DRIVER, APP, 'forever'], { env: { ...process.env, DOCTOR_DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [APP, 'forever'], { env: agentEnv(dir), stdio: ['ignore', 'pipe', 'inherit'] })
   await new Promise((resolve) => child.stdout.once('data', resolve))
-  // Until the worker has written two lines of the held loop.
-  while (readLines(dir, '.doctor.jsonl').filter((line) => line.blocked).length < 2) await new Promise((resolve) => setTimeout(resolve, 100))
+  // Until the worker has written three lines of the held loop.
+  while ((blockedRuns(readLines(dir)).at(-1)?.length ?? 0) < 3) await new Promise((resolve) => setTimeout(resolve, 100))
   child.kill('SIGKILL')
   await new Promise((resolve) => child.once('exit', resolve))
-  const blocked = readLines(dir, '.doctor.jsonl').filter((line) => line.blocked)
-  assert.ok(blocked.at(-1).delay.max > blocked[0].delay.max)
+  const held = /** @type {any[]} */ (blockedRuns(readLines(dir)).at(-1))
+  for (let i = 1; i < held.length; i++) assert.ok(held[i].delay.max > held[i - 1].delay.max, 'the delay grows')
 })

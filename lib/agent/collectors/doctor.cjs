@@ -39,7 +39,8 @@ const v8 = require('node:v8')
 const { delaySummary, heapSpaces, activeResources, watchGc, watchHttp, watchListeners, round } = require('./doctor/readers.cjs')
 const { LineRing } = require('./doctor/ring.cjs')
 
-const FILE = 'doctor.jsonl'
+/** `<pid>.doctor.jsonl` */
+const SUFFIX = 'jsonl'
 const DEFAULT_INTERVAL_MS = 10
 /** How often the slower-moving figures (rss, external, heap spaces, handles, listeners) are read. */
 const SLOW_MS = 100
@@ -58,9 +59,7 @@ function intervalOf (options) {
   return ms >= 1 ? ms : DEFAULT_INTERVAL_MS
 }
 
-/**
- * @param {{ options: { sampleIntervalMs?: number }, post: (message: object) => void }} context
- */
+/** @param {import('../collectors.cjs').MainContext} context */
 function main (context) {
   const intervalMs = intervalOf(context.options)
   // Half the interval: each interval sees two loop turns at least, and an
@@ -84,6 +83,9 @@ function main (context) {
 
   const tick = () => {
     const t = now()
+    // The heartbeat first: the worker, seeing it, knows a line taken no
+    // earlier than this is coming, and writes no line of its own before it.
+    ring.beat(Math.round(t - base))
     const late = t - lastTick - intervalMs
     lastTick = t
     const nextElu = performance.eventLoopUtilization()
@@ -111,7 +113,6 @@ function main (context) {
     delay.reset()
     elu = nextElu
     ring.push(JSON.stringify(sample) + '\n')
-    ring.beat(Math.round(t - base))
   }
   setInterval(tick, intervalMs).unref()
   // A last sample as the process ends, before the agent's worker writes its
@@ -119,16 +120,7 @@ function main (context) {
   process.prependListener('exit', tick)
 }
 
-/**
- * @typedef {object} WorkerContext
- * @property {{ sampleIntervalMs?: number }} options
- * @property {number} pid
- * @property {(name: string, text: string) => void} append
- * @property {(message: object) => void} send
- * @property {(fn: (message: any) => void) => void} onMain
- */
-
-/** @param {WorkerContext} context */
+/** @param {import('../collectors.cjs').WorkerContext} context */
 function worker (context) {
   const intervalMs = intervalOf(context.options)
   const watchMs = Math.max(WATCH_MS, intervalMs)
@@ -173,6 +165,7 @@ function worker (context) {
     for (const text of ring.drain().split('\n')) {
       if (text) record(JSON.parse(text))
     }
+    // Now, then the heartbeat: a tick that starts after this read starts after `t`.
     const t = now()
     const late = t - (base + ring.lastBeat()) - intervalMs
     if (late >= watchMs && t - lastT >= watchMs) {
@@ -182,11 +175,11 @@ function worker (context) {
 
   function flush () {
     if (lines) {
-      context.append(FILE, lines)
+      context.append(SUFFIX, lines)
       lines = ''
     }
     const summary = live.take()
-    if (summary) context.send({ type: 'doctor', pid: context.pid, ...summary })
+    if (summary) context.send(summary)
   }
 
   context.onMain((message) => {
@@ -241,4 +234,4 @@ function liveSummary () {
   }
 }
 
-module.exports = { main, worker, FILE }
+module.exports = { main, worker }
