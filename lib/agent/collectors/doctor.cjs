@@ -76,9 +76,8 @@ function main (context) {
   const gc = watchGc()
   const http = watchHttp()
   const listeners = watchListeners()
-  const slowEvery = Math.max(1, Math.round(SLOW_MS / intervalMs))
   let elu = performance.eventLoopUtilization()
-  let ticks = 0
+  let lastSlow = -Infinity
   let lastTick = now()
 
   const tick = () => {
@@ -99,7 +98,9 @@ function main (context) {
       gc: gc.take(),
       http
     }
-    if (ticks++ % slowEvery === 0) {
+    // By time, not by ticks: a loop held for long ticks seldom.
+    if (t - lastSlow >= SLOW_MS) {
+      lastSlow = t
       const memory = process.memoryUsage()
       sample.mem = { heapTotal: memory.heapTotal, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external, arrayBuffers: memory.arrayBuffers }
       sample.spaces = heapSpaces()
