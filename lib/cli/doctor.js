@@ -55,7 +55,7 @@ export async function run (argv, io) {
   const interrupt = interruptSignal(io)
   let outcome
   try {
-    outcome = await runDoctor({ ...observing, sampleIntervalMs: values['sample-interval'], loadFlags: values.load ?? null }, {
+    outcome = await runDoctor({ ...observing, sampleIntervalMs: values['sample-interval'], loadFlags: values.load ?? null, outputToStderr: json }, {
       cwd: io.cwd,
       env: io.env,
       signal: interrupt.signal,
