@@ -54,7 +54,9 @@ function createCharts (container, data, window, onRange) {
     syncing = true
     for (const other of plots) if (other !== u) other.setScale('x', { min, max })
     syncing = false
-    onRange(Math.max(0, min), max, min > extent.min + 1e-6 || max < extent.max - 1e-6)
+    // A double-click goes back to the chart's own data, a little short of the whole run.
+    const slack = (extent.max - extent.min) * 0.02
+    onRange(Math.max(0, min), max, min > extent.min + slack || max < extent.max - slack)
   }
 
   /** @param {ChartSpec} spec */
@@ -72,7 +74,7 @@ function createCharts (container, data, window, onRange) {
       title: spec.title + ' (' + spec.unit + ')',
       width: Math.max(300, container.clientWidth - 20),
       height: 170,
-      scales: { x: { time: false, range: () => [extent.min, extent.max] } },
+      scales: { x: { time: false, range: (/** @type {any} */ u, /** @type {number} */ min, /** @type {number} */ max) => [min, max] } },
       axes: [{ ...axis, label: 'seconds' }, { ...axis, size: 60 }],
       series: [{ label: 's' }, ...spec.lines.map((line) => ({ label: line.label, stroke: line.color, width: 1.5, dash: line.dash, spanGaps: true, points: { show: false } }))],
       cursor: { sync: { key: 'dyno-doctor' }, drag: { x: true, y: false } },
@@ -88,6 +90,10 @@ function createCharts (container, data, window, onRange) {
       for (const plot of plots) plot.destroy()
       container.replaceChildren()
       plots = specs.filter((spec) => spec.lines.length > 0).map(build)
+      // Every chart on the same axis from the start, whatever its own data covers.
+      syncing = true
+      for (const plot of plots) plot.setScale('x', { min: extent.min, max: extent.max })
+      syncing = false
     },
     /** @param {number} from @param {number} to */
     zoom (from, to) {
@@ -100,7 +106,18 @@ function createCharts (container, data, window, onRange) {
       for (const plot of plots) plot.setSize({ width: Math.max(300, container.clientWidth - 20), height: 170 })
     },
     /** The charts' titles, in order: for tests. */
-    titles: () => plots.map((plot) => plot.root.closest('.chart').dataset.chart)
+    titles: () => plots.map((plot) => plot.root.closest('.chart').dataset.chart),
+    /**
+     * The colour of a chart's plot at second `at`, near its top: for tests.
+     * @param {number} index @param {number} at
+     */
+    pixel (index, at) {
+      const u = plots[index]
+      const x = Math.round(u.valToPos(at, 'x', true))
+      return Array.from(u.ctx.getImageData(x, Math.round(u.bbox.top + 2), 1, 1).data)
+    },
+    /** The range each chart shows, in seconds: for tests. */
+    ranges: () => plots.map((plot) => [plot.scales.x.min, plot.scales.x.max])
   }
 }
 
