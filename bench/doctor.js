@@ -16,7 +16,6 @@
  *
  *   node bench/doctor.js [--rounds 8] [--duration 5] [--clinic path]
  */
-import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +23,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { compareRounds } from '../lib/stats/paired.js'
 import { median } from './lib/measure.js'
+import { loadCommand as loadOf, runCommand, runPlain } from './lib/tool-runs.js'
 
 const { values } = parseArgs({
   options: {
@@ -39,42 +39,15 @@ const app = join(root, 'bench/apps/hello.js')
 const dyno = join(root, 'bin/dyno.js')
 const clinic = values.clinic && existsSync(values.clinic) ? values.clinic : null
 
-/** The load, as a shell command every mode runs once the app listens; writes JSON to `out`. */
-const loadCommand = (/** @type {string} */ out) =>
-  `taskset -c 1 "${process.execPath}" "${dyno}" load -c 50 -d ${duration} --json http://127.0.0.1:$PORT/ > "${out}"`
-
-/**
- * @param {string[]} command
- * @param {string} cwd
- * @param {NodeJS.ProcessEnv} [env]
- */
-function run (command, cwd, env = process.env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0], command.slice(1), { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] })
-    child.on('error', reject)
-    child.on('exit', (code) => code === 0 ? resolve(undefined) : reject(new Error(`${command.join(' ')} exited with ${code}`)))
-  })
-}
-
-/** The app alone: start it, wait for its port, load it, stop it. @param {string} out */
-async function plain (out) {
-  const child = spawn('taskset', ['-c', '0', process.execPath, app], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = await new Promise((resolve) => child.stdout.on('data', (d) => {
-    const m = /listening on (\d+)/.exec(String(d))
-    if (m) resolve(m[1])
-  }))
-  await run(['sh', '-c', loadCommand(out).replace('$PORT', port)], tmpdir())
-  child.kill()
-  await new Promise((resolve) => child.once('exit', resolve))
-}
+const loadCommand = (/** @type {string} */ out) => loadOf(dyno, duration, out)
 
 /** @type {Record<string, (dir: string, out: string) => Promise<unknown>>} */
 const modes = {
-  'no tool': (dir, out) => plain(out),
-  'dyno doctor': (dir, out) => run(['taskset', '-c', '0', process.execPath, dyno, 'doctor', '--out', dir, '--on-port', loadCommand(out), '--', process.execPath, app], dir)
+  'no tool': (dir, out) => runPlain(app, loadCommand(out)),
+  'dyno doctor': (dir, out) => runCommand(['taskset', '-c', '0', process.execPath, dyno, 'doctor', '--out', dir, '--on-port', loadCommand(out), '--', process.execPath, app], dir)
 }
 if (clinic) {
-  modes['clinic doctor'] = (dir, out) => run(['taskset', '-c', '0', clinic, 'doctor', '--no-open', '--on-port', loadCommand(out), '--', process.execPath, app], dir, { ...process.env, NO_INSIGHT: '1' })
+  modes['clinic doctor'] = (dir, out) => runCommand(['taskset', '-c', '0', clinic, 'doctor', '--no-open', '--on-port', loadCommand(out), '--', process.execPath, app], dir, { ...process.env, NO_INSIGHT: '1' })
 }
 
 /**
@@ -84,7 +57,7 @@ if (clinic) {
  */
 async function idleAgentCpu (seconds) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-doctor-idle-'))
-  await run([process.execPath, dyno, 'doctor', '--out', dir, '--on-port', `sleep ${seconds}`, '--', process.execPath, app], dir)
+  await runCommand([process.execPath, dyno, 'doctor', '--out', dir, '--on-port', `sleep ${seconds}`, '--', process.execPath, app], dir)
   const folder = join(dir, readdirSync(dir)[0])
   const { window } = JSON.parse(readFileSync(join(folder, 'doctor.json'), 'utf8'))
   let cpu = 0

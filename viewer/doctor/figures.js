@@ -1,6 +1,6 @@
 /* The figures of a range of the run: what the charts show there, summed up. The load window at first; the range zoomed on after. */
 /* exported rangeFigures, renderFigures */
-/* global formatCount */
+/* global formatCount, renderFacts */
 
 /**
  * @typedef {{ t: number[], series: Record<string, (number | null)[]>, load: { t: number[], rps: number[], errors: number[] } }} DoctorCharts
@@ -54,13 +54,5 @@ function rangeFigures (charts, from, to) {
  */
 function renderFigures (title, list, heading, rows) {
   title.textContent = heading
-  list.replaceChildren(...rows.map(([term, value]) => {
-    const row = document.createElement('div')
-    const dt = document.createElement('dt')
-    const dd = document.createElement('dd')
-    dt.textContent = term
-    dd.textContent = value
-    row.append(dt, dd)
-    return row
-  }))
+  renderFacts(list, rows)
 }
