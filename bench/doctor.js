@@ -41,10 +41,31 @@ const clinic = values.clinic && existsSync(values.clinic) ? values.clinic : null
 
 const loadCommand = (/** @type {string} */ out) => loadOf(dyno, duration, out)
 
+/** The collector's own time on the app's main thread, ms a second under load, one figure per dyno doctor run. */
+const selfCost = /** @type {number[]} */ ([])
+
 /** @type {Record<string, (dir: string, out: string) => Promise<unknown>>} */
 const modes = {
   'no tool': (dir, out) => runPlain(app, loadCommand(out)),
-  'dyno doctor': (dir, out) => runCommand(['taskset', '-c', '0', process.execPath, dyno, 'doctor', '--out', dir, '--on-port', loadCommand(out), '--', process.execPath, app], dir)
+  'dyno doctor': async (dir, out) => {
+    await runCommand(['taskset', '-c', '0', process.execPath, dyno, 'doctor', '--out', dir, '--on-port', loadCommand(out), '--', process.execPath, app], dir)
+    selfCost.push(mainThreadCost(join(dir, readdirSync(dir).find((f) => f.endsWith('-doctor')) ?? '')))
+  }
+}
+
+/**
+ * Over the window under load: the ms a second the collector's ticks took on the main thread.
+ * @param {string} folder a doctor run folder
+ */
+function mainThreadCost (folder) {
+  const { window } = JSON.parse(readFileSync(join(folder, 'doctor.json'), 'utf8'))
+  let ms = 0
+  for (const line of readFileSync(join(folder, 'doctor.jsonl'), 'utf8').split('\n')) {
+    if (!line) continue
+    const sample = JSON.parse(line)
+    if (sample.t > window.startMs && sample.t <= window.endMs) ms += sample.self ?? 0
+  }
+  return ms / window.seconds
 }
 if (clinic) {
   modes['clinic doctor'] = (dir, out) => runCommand(['taskset', '-c', '0', clinic, 'doctor', '--no-open', '--on-port', loadCommand(out), '--', process.execPath, app], dir, { ...process.env, NO_INSIGHT: '1' })
@@ -89,4 +110,5 @@ for (const [name, list] of Object.entries(rps)) {
   const interval = kept ? `${(kept.ratio * 100).toFixed(1)}% (${(kept.low * 100).toFixed(1)}–${(kept.high * 100).toFixed(1)}%)` : '100%'
   console.log(`${name.padEnd(15)} ${Math.round(median(list)).toLocaleString('en-US').padStart(12)}   ${interval.padEnd(24)} ${list.map((x) => Math.round(x)).join(' ')}`)
 }
-console.log(`\nthe agent's own CPU on an idle app: ${(await idleAgentCpu(5)).toFixed(1)} ms a second`)
+console.log(`\nthe collector's ticks on the app's main thread, under load: ${median(selfCost).toFixed(2)} ms a second (median of ${selfCost.length} runs)`)
+console.log(`the agent's own CPU on an idle app (main thread and worker): ${(await idleAgentCpu(5)).toFixed(1)} ms a second`)

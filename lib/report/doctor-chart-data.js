@@ -16,7 +16,8 @@ const MAX_POINTS = 2000
  * @property {Record<string, (number | null)[]>} series each as long as `t`: span (ms the bucket's samples cover),
  *   delayMax, delayP99, delayP50 (ms), elu, cpu, gcShare (%), heapUsed, heapTotal, rss, external (MB), started and
  *   finished (per second, over the last second), inFlight, and `active:<type>` counts
- * @property {{ t: number[], rps: number[], errors: number[] }} load per second, when dyno ran the load
+ * @property {{ t: number[], rps: number[], errors: number[], p50: (number | null)[], p99: (number | null)[], max: (number | null)[] }} load
+ *   per second, when dyno ran the load: responses, errors, and their latency (ms)
  * @property {string[]} active the resource types charted, most numerous first
  */
 
@@ -86,13 +87,18 @@ export function chartData (samples, timeline) {
   const perBucket = Math.max(1, Math.round(1000 / bucketMs))
   series.started = movingMean(series.started, perBucket)
   series.finished = movingMean(series.finished, perBucket)
-  const load = { t: /** @type {number[]} */ ([]), rps: /** @type {number[]} */ ([]), errors: /** @type {number[]} */ ([]) }
+  /** @type {ChartData['load']} */
+  const load = { t: [], rps: [], errors: [], p50: [], p99: [], max: [] }
   let errors = 0
   for (const tick of timeline) {
     load.t.push((tick.atMs - startMs) / 1000)
     load.rps.push(tick.lastSecond)
     load.errors.push(tick.errors - errors)
     errors = tick.errors
+    const latency = tick.lastSecondLatency ?? null
+    load.p50.push(latency && latency.p50)
+    load.p99.push(latency && latency.p99)
+    load.max.push(latency && latency.max)
   }
   return { startMs, bucketMs, t, series, load, active: activeTypes }
 }

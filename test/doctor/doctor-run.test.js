@@ -113,3 +113,16 @@ test('a loop held for good: event-loop-blocked from the worker\'s samples, and t
   assert.ok(document.summary.blockedSamples > 0)
   assert.match(document.end.how, /^stopped by dyno after the load/)
 })
+
+test('Ctrl-C ends a run without a load: the report is written, from the requests the app served', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-sigint-'))
+  const run = await runDyno(['doctor', '--', process.execPath, fixture('pid-server.cjs')], {
+    cwd,
+    env: { PID_FILE: join(cwd, 'server.pid') },
+    onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 1500)
+  })
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /The app stopped with Ctrl-C\./)
+  assert.match(run.stdout, /^No diagnosis: |^● /m)
+  assert.ok(existsSync(join(onlyRun(cwd), 'report.html')))
+})

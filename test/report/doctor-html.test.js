@@ -52,7 +52,7 @@ function doctorRun (samples, { argv = ['node', 'app.js'], how = 'stopped by dyno
 
 test('a recorded run: the diagnosis on top, every signal charted on one axis, the load window shaded, the figures of the window', async () => {
   const { samples, loadWindow, load } = recordedSeries('blocking')
-  const timeline = [1, 2, 3, 4, 5].map((s) => ({ atMs: loadWindow.startMs + s * 1000, elapsed: s, duration: 5, responses: s * 20, errors: 0, amount: Infinity, lastSecond: 20 }))
+  const timeline = [1, 2, 3, 4, 5].map((s) => ({ atMs: loadWindow.startMs + s * 1000, elapsed: s, duration: 5, responses: s * 20, errors: 0, amount: Infinity, lastSecond: 20, lastSecondLatency: { count: 20, p50: 400, p99: 2100 + s, max: 2200 } }))
   const html = doctorRun(samples, { loadWindow, load, timeline })
   const url = reportFile(html)
   /** @type {string[]} */
@@ -67,12 +67,12 @@ test('a recorded run: the diagnosis on top, every signal charted on one axis, th
     assert.match(await textOf(page, '#diagnoses .unless'), /^It would not hold if fewer than 50% of the seconds/)
     assert.equal(await textOf(page, '#diagnoses .next code'), 'dyno flame --load \'-c 10 -d 5 http://127.0.0.1:$PORT/\' -- node app.js')
     const titles = await page.evaluate(() => /** @type {any} */ (window).dynoDoctor.charts.titles())
-    assert.deepEqual(titles, ['Event-loop delay', 'Loop utilization and CPU', 'Memory', 'Garbage collection', 'Requests, as the app counts them', 'The load (dyno load, once a second)', 'Active handles and requests'])
+    assert.deepEqual(titles, ['Event-loop delay', 'Loop utilization and CPU', 'Memory', 'Garbage collection', 'Requests, as the app counts them', 'The load (dyno load, once a second)', 'The load\'s latency (each second)', 'Active handles and requests'])
     assert.equal(await page.locator('.chart canvas').count(), titles.length)
     assert.match(await textOf(page, '#figures-title'), /^Figures under dyno's load$/)
     const figures = await page.$$eval('#figures div', (rows) => rows.map((row) => row.textContent))
     assert.ok(figures.some((f) => /^loop busy(9\d|100)%$/.test(String(f))), figures.join(' | '))
-    assert.ok(figures.some((f) => /^load\d+ req\/s, 0 errors$/.test(String(f))), figures.join(' | '))
+    assert.ok(figures.includes('load20 req/s, 0 errors, latency p99 up to 2,105 ms'), figures.join(' | '))
     // The load window is shaded: on the GC chart, after the load the plot is not the colour it is within it.
     const gcChart = titles.indexOf('Garbage collection')
     const pixel = (/** @type {number} */ at) => page.evaluate(([i, s]) => /** @type {any} */ (window).dynoDoctor.charts.pixel(i, s), [gcChart, at])

@@ -26,7 +26,11 @@ function createCharts (container, data, window, onRange) {
     { title: 'Requests, as the app counts them', unit: 'per s', lines: [{ key: 'finished', label: 'finished', color: '#5cb8ff' }, { key: 'started', label: 'started', color: '#74c0fc', dash: [4, 3] }, { key: 'inFlight', label: 'in flight (count)', color: '#ffd43b' }] },
     { title: 'Active handles and requests', unit: 'count', lines: data.active.map((type, i) => ({ key: 'active:' + type, label: type, color: PALETTE[i % PALETTE.length] })) }
   ]
-  if (data.load.t.length > 0) specs.splice(5, 0, { title: 'The load (dyno load, once a second)', unit: 'per s', x: 'load', lines: [{ key: 'rps', label: 'responses', color: '#5cb8ff' }, { key: 'errors', label: 'errors', color: '#ff6b6b' }] })
+  if (data.load.t.length > 0) {
+    specs.splice(5, 0,
+      { title: 'The load (dyno load, once a second)', unit: 'per s', x: 'load', lines: [{ key: 'rps', label: 'responses', color: '#5cb8ff' }, { key: 'errors', label: 'errors', color: '#ff6b6b' }] },
+      { title: 'The load\'s latency (each second)', unit: 'ms', x: 'load', lines: [{ key: 'max', label: 'max', color: '#ff6b6b' }, { key: 'p99', label: 'p99', color: '#ffa94d' }, { key: 'p50', label: 'p50', color: '#ffd43b' }] })
+  }
 
   /** @type {any[]} */
   let plots = []
@@ -67,7 +71,7 @@ function createCharts (container, data, window, onRange) {
     container.append(box)
     const x = spec.x === 'load' ? data.load.t : data.t
     /** @type {any[]} */
-    const columns = [x, ...spec.lines.map((line) => spec.x === 'load' ? data.load[/** @type {'rps' | 'errors'} */ (line.key)] : data.series[line.key])]
+    const columns = [x, ...spec.lines.map((line) => spec.x === 'load' ? data.load[/** @type {'rps' | 'errors' | 'p50' | 'p99' | 'max'} */ (line.key)] : data.series[line.key])]
     const axis = { stroke: colors.text, grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid, width: 1 } }
     // eslint-disable-next-line new-cap
     return new uPlot({

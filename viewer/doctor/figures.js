@@ -3,7 +3,7 @@
 /* global formatCount, renderFacts */
 
 /**
- * @typedef {{ t: number[], series: Record<string, (number | null)[]>, load: { t: number[], rps: number[], errors: number[] } }} DoctorCharts
+ * @typedef {{ t: number[], series: Record<string, (number | null)[]>, load: { t: number[], rps: number[], errors: number[], p50: (number | null)[], p99: (number | null)[], max: (number | null)[] } }} DoctorCharts
  */
 
 /**
@@ -39,9 +39,11 @@ function rangeFigures (charts, from, to) {
   if (heap.length) rows.push(['heap used', heap[0].toFixed(1) + ' MB → ' + heap[heap.length - 1].toFixed(1) + ' MB'])
   if (rss.length) rows.push(['rss', rss[0].toFixed(1) + ' MB → ' + rss[rss.length - 1].toFixed(1) + ' MB'])
   rows.push(['requests (app)', formatCount(mean('finished')) + '/s finished'])
-  const load = charts.load.t.map((at, i) => ({ at, rps: charts.load.rps[i], errors: charts.load.errors[i] })).filter((p) => p.at > from && p.at <= to)
+  const load = charts.load.t.map((at, i) => ({ at, rps: charts.load.rps[i], errors: charts.load.errors[i], p99: charts.load.p99[i] })).filter((p) => p.at > from && p.at <= to)
   if (load.length) {
-    rows.push(['load', formatCount(load.reduce((sum, p) => sum + p.rps, 0) / load.length) + ' req/s, ' + formatCount(load.reduce((sum, p) => sum + p.errors, 0)) + ' errors'])
+    const p99s = /** @type {number[]} */ (load.map((p) => p.p99).filter((v) => v !== null))
+    rows.push(['load', formatCount(load.reduce((sum, p) => sum + p.rps, 0) / load.length) + ' req/s, ' + formatCount(load.reduce((sum, p) => sum + p.errors, 0)) + ' errors' +
+      (p99s.length ? ', latency p99 up to ' + ms(Math.max(...p99s)) : '')])
   }
   return rows
 }

@@ -27,6 +27,7 @@
  *   gc        { <kind>: [pauses, ms], max: the longest pause }; kinds: scavenge,
  *             minorMarkSweep, markCompact, incremental, weakCallbacks
  *   http      { started, finished, inFlight } requests of the app's HTTP servers
+ *   self      ms the collector's previous tick took on the main thread: its own cost
  *   every 100 ms, the slower-moving:
  *   spaces    { <V8 heap space>: [size, used] }
  *   active    { <resource type>: count } (process.getActiveResourcesInfo())
@@ -78,6 +79,8 @@ function main (context) {
   const listeners = watchListeners()
   let elu = performance.eventLoopUtilization()
   let lastSlow = -Infinity
+  /** How long the last tick took: what the collector costs the main thread. */
+  let lastCost = 0
   let lastTick = now()
 
   const tick = () => {
@@ -96,7 +99,8 @@ function main (context) {
       cpu: process.cpuUsage(),
       mem: null,
       gc: gc.take(),
-      http
+      http,
+      self: round(lastCost, 3)
     }
     // By time, not by ticks: a loop held for long ticks seldom.
     if (t - lastSlow >= SLOW_MS) {
@@ -114,6 +118,7 @@ function main (context) {
     delay.reset()
     elu = nextElu
     ring.push(JSON.stringify(sample) + '\n')
+    lastCost = now() - t
   }
   setInterval(tick, intervalMs).unref()
   // A last sample as the process ends, before the agent's worker writes its
