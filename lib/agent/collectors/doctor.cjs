@@ -52,7 +52,8 @@ const FLUSH_MS = 250
 /** Room for a few seconds of lines, should the worker fall behind. */
 const RING_BYTES = 1 << 20
 
-const now = () => performance.timeOrigin + performance.now()
+const origin = performance.timeOrigin
+const now = () => origin + performance.now()
 
 /** @param {{ sampleIntervalMs?: number } | undefined} options */
 function intervalOf (options) {
