@@ -24,7 +24,7 @@ export const THRESHOLDS = {
   /** memory-growth: the same for external and array buffer memory. */
   externalGrowthBytes: 3 * 1024 * 1024,
   externalGrowthShare: 0.1,
-  /** memory-growth: the same for rss, which moves more on its own. */
+  /** memory-growth: the same for rss outside the V8 heap (native memory, code), which moves more on its own. */
   rssGrowthBytes: 64 * 1024 * 1024,
   rssGrowthShare: 0.5,
   /** io-wait: median latency (ms) at or above this… */
@@ -104,7 +104,8 @@ export function memoryGrowth ({ full, under }) {
   const grew = [
     growth(kept, (s) => s.heapUsedMin, T.heapGrowthBytes, T.heapGrowthShare, 'heap used after GC'),
     growth(kept, (s) => s.external, T.externalGrowthBytes, T.externalGrowthShare, 'external and array buffer memory'),
-    growth(kept, (s) => s.rss, T.rssGrowthBytes, T.rssGrowthShare, 'rss')
+    // rss follows the heap as V8 grows it under pressure; what rss holds besides the heap is what may leak.
+    growth(kept, (s) => s.rssOutsideHeap, T.rssGrowthBytes, T.rssGrowthShare, 'rss outside the V8 heap')
   ].filter((g) => g !== null)
   if (grew.length === 0) return null
   const first = /** @type {NonNullable<ReturnType<typeof growth>>} */ (grew[0])
@@ -112,7 +113,7 @@ export function memoryGrowth ({ full, under }) {
     kind: 'memory-growth',
     title: 'Memory keeps growing',
     evidence: grew.map((g) => `${g.what} rose from ${mb(g.from)} to ${mb(g.to)} over ${g.seconds} s ${under} (${mb(g.perMinute)} a minute), and was still rising at the end`).join('; '),
-    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third (heap after GC, external memory; rss: ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}), or the app had been loaded for less than ${T.growthMinSeconds} s`,
+    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third (heap after GC, external memory; rss outside the V8 heap: ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}), or the app had been loaded for less than ${T.growthMinSeconds} s`,
     figures: { signal: first.what, fromBytes: first.from, toBytes: first.to, bytesPerMinute: first.perMinute, seconds: first.seconds }
   }
 }

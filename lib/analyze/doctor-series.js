@@ -45,6 +45,7 @@
  * @property {number | null} heapUsedMax
  * @property {number | null} heapTotal
  * @property {number | null} rss the lowest read in the second
+ * @property {number | null} rssOutsideHeap the lowest of rss less the V8 heap's size: native memory, code, buffers
  * @property {number | null} external external and array buffer memory, lowest read
  * @property {number} started requests
  * @property {number} finished
@@ -153,7 +154,7 @@ function secondOf (t, samples, heldTurnMs) {
   const gcPauses = {}
   /** @type {number[]} */
   const delays = []
-  const mem = { heapUsedMin: Infinity, heapUsedMax: -Infinity, heapTotal: -Infinity, rss: Infinity, external: Infinity }
+  const mem = { heapUsedMin: Infinity, heapUsedMax: -Infinity, heapTotal: -Infinity, rss: Infinity, rssOutsideHeap: Infinity, external: Infinity }
   for (const s of samples) {
     span += s.dt
     busy += s.elu * s.dt
@@ -182,6 +183,7 @@ function secondOf (t, samples, heldTurnMs) {
     }
     if (m.heapTotal !== undefined) mem.heapTotal = Math.max(mem.heapTotal, m.heapTotal)
     if (m.rss !== undefined) mem.rss = Math.min(mem.rss, m.rss)
+    if (m.rss !== undefined && m.heapTotal !== undefined) mem.rssOutsideHeap = Math.min(mem.rssOutsideHeap, m.rss - m.heapTotal)
     if (m.external !== undefined) mem.external = Math.min(mem.external, m.external + (m.arrayBuffers ?? 0))
   }
   const finite = (/** @type {number} */ n) => Number.isFinite(n) ? n : null
@@ -201,6 +203,7 @@ function secondOf (t, samples, heldTurnMs) {
     heapUsedMax: finite(mem.heapUsedMax),
     heapTotal: finite(mem.heapTotal),
     rss: finite(mem.rss),
+    rssOutsideHeap: finite(mem.rssOutsideHeap),
     external: finite(mem.external),
     started,
     finished,
