@@ -109,10 +109,11 @@ test('memory that rises while the app warms up, then holds, is not growth; memor
 })
 
 test('rss that rises with the heap V8 grows under pressure is not growth; rss that rises outside the heap is', () => {
-  // The heap's size (and rss with it) climbs by 30 MB a second; the heap after GC and the memory outside it stay put.
-  const heapGrows = makeSeries({ seconds: 8, shape: (ms, i) => ({ mem: { heapUsed: 8e6 + (i % 50) * 2e5, heapTotal: 20e6 + ms * 30_000, ...(i % 10 === 0 ? { rss: 60e6 + ms * 30_000, external: 2e6, arrayBuffers: 0 } : {}) } }) })
+  // The heap's size (and rss with it) climbs by 100 MB a second; the heap after GC and the memory outside it stay put.
+  // Then memory outside the heap climbs as fast.
+  const heapGrows = makeSeries({ seconds: 8, shape: (ms, i) => ({ mem: { heapUsed: 8e6 + (i % 50) * 2e5, heapTotal: 20e6 + ms * 100_000, ...(i % 10 === 0 ? { rss: 60e6 + ms * 100_000, external: 2e6, arrayBuffers: 0 } : {}) } }) })
   assert.deepEqual(kinds(analyzeMade(heapGrows)), ['healthy'])
-  const nativeGrows = makeSeries({ seconds: 8, shape: (ms, i) => ({ mem: { heapUsed: 8e6 + (i % 50) * 2e5, heapTotal: 20e6, ...(i % 10 === 0 ? { rss: 60e6 + ms * 30_000, external: 2e6, arrayBuffers: 0 } : {}) } }) })
+  const nativeGrows = makeSeries({ seconds: 8, shape: (ms, i) => ({ mem: { heapUsed: 8e6 + (i % 50) * 2e5, heapTotal: 20e6, ...(i % 10 === 0 ? { rss: 60e6 + ms * 100_000, external: 2e6, arrayBuffers: 0 } : {}) } }) })
   const analysis = analyzeMade(nativeGrows)
   assert.deepEqual(kinds(analysis), ['memory-growth'])
   assert.match(analysis.diagnoses[0].evidence, /^rss outside the V8 heap rose from/)
