@@ -21,6 +21,8 @@ export const THRESHOLDS = {
   /** memory-growth: rise of the heap used after GC, in bytes and as a share of where it started. */
   heapGrowthBytes: 3 * 1024 * 1024,
   heapGrowthShare: 0.1,
+  /** memory-growth: and by this share of how much the heap swings within a second (the median second). */
+  heapGrowthSwing: 0.5,
   /** memory-growth: the same for external and array buffer memory. */
   externalGrowthBytes: 3 * 1024 * 1024,
   externalGrowthShare: 0.1,
@@ -104,8 +106,11 @@ export function memoryGrowth ({ full, under }) {
   const T = THRESHOLDS
   if (full.length < T.growthMinSeconds) return null
   const kept = full.slice(Math.max(1, Math.round(full.length * T.growthWarmUp)))
+  // An app whose requests each hold much memory for a while swings by tens of MB within a second:
+  // growth has to stand out of that swing as well.
+  const swing = median(kept.map((s) => s.heapUsedMax !== null && s.heapUsedMin !== null ? s.heapUsedMax - s.heapUsedMin : 0))
   const grew = [
-    growth(kept, (s) => s.heapUsedMin, T.heapGrowthBytes, T.heapGrowthShare, 'heap used after GC'),
+    growth(kept, (s) => s.heapUsedMin, Math.max(T.heapGrowthBytes, T.heapGrowthSwing * swing), T.heapGrowthShare, 'heap used after GC'),
     growth(kept, (s) => s.external, T.externalGrowthBytes, T.externalGrowthShare, 'external and array buffer memory'),
     // rss follows the heap as V8 grows it under pressure; what rss holds besides the heap is what may leak.
     growth(kept, (s) => s.rssOutsideHeap, T.rssGrowthBytes, T.rssGrowthShare, 'rss outside the V8 heap')
@@ -116,7 +121,7 @@ export function memoryGrowth ({ full, under }) {
     kind: 'memory-growth',
     title: 'Memory keeps growing',
     evidence: grew.map((g) => `${g.what} rose from ${mb(g.from)} to ${mb(g.to)} over ${g.seconds} s ${under} (${mb(g.perMinute)} a minute), and was still rising at the end`).join('; '),
-    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third (heap after GC, external memory; rss outside the V8 heap: ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}), or the app had been loaded for less than ${T.growthMinSeconds} s`,
+    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third (heap after GC, also by ${pct(T.heapGrowthSwing)} of its swing within a second, here ${mb(swing)}; external memory; rss outside the V8 heap: ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}), or the app had been loaded for less than ${T.growthMinSeconds} s`,
     figures: { signal: first.what, fromBytes: first.from, toBytes: first.to, bytesPerMinute: first.perMinute, seconds: first.seconds }
   }
 }
@@ -180,6 +185,14 @@ export function healthy ({ summary, under }) {
     unless: `another rule had held: turns of ${T.heldTurnMs} ms or more filling ${pct(T.blockedShare)} of most seconds, GC taking ${pct(T.gcShare)} of the time or pausing ${T.gcPauseMs} ms, memory that keeps rising, or requests waiting ${T.ioLatencyMs} ms on an idle process`,
     figures: { delayP99Ms: summary.delay.p99, elu: summary.elu, cpu: summary.cpu.mean, gcShare: summary.gc.share }
   }
+}
+
+/** @param {number[]} values */
+function median (values) {
+  if (values.length === 0) return 0
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
 /** The rules in the order their diagnoses are listed. */
