@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { CATEGORIES, TIERS } from '../analyze/flame-data.js'
 
 /** @typedef {import('../analyze/flame-data.js').FlameData} FlameData */
 
@@ -19,8 +20,18 @@ const SCRIPTS = [
   'shared/main.js'
 ]
 
-/** @type {{ page: string, style: string, script: string, csp: string } | undefined} */
+/** @type {{ page: string, style: string, script: string, csp: string, tables: string } | undefined} */
 let viewer
+
+/**
+ * FlameData's numbered tables, by name -> index, for the viewer's scripts:
+ * `tables.category.gc` is the `frames.category` value of GC frames. The page
+ * carries them as data from lib/analyze, so the viewer copies no index.
+ */
+export function flameTables () {
+  const byName = (/** @type {readonly string[]} */ names) => Object.fromEntries(names.map((name, i) => [name, i]))
+  return { category: byName(CATEGORIES), tier: byName(TIERS) }
+}
 
 function loadViewer () {
   const read = (/** @type {string} */ name) => readFileSync(new URL(name, VIEWER), 'utf8')
@@ -32,7 +43,7 @@ function loadViewer () {
   // Only this exact script and style apply: even a string that broke out of the data could not run.
   const hash = (/** @type {string} */ text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
   const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; base-uri 'none'; form-action 'none'`
-  return { page: read('index.html'), style, script, csp }
+  return { page: read('index.html'), style, script, csp, tables: embedJson(flameTables()) }
 }
 
 /**
@@ -52,6 +63,6 @@ export function embedJson (value) {
 export function renderFlameHtml (data) {
   viewer ??= loadViewer()
   /** @type {Record<string, string>} */
-  const parts = { csp: viewer.csp, style: viewer.style, script: viewer.script, data: embedJson(data) }
-  return viewer.page.replace(/\{\{(csp|style|script|data)\}\}/g, (_, name) => parts[name])
+  const parts = { csp: viewer.csp, style: viewer.style, script: viewer.script, tables: viewer.tables, data: embedJson(data) }
+  return viewer.page.replace(/\{\{(csp|style|script|tables|data)\}\}/g, (_, name) => parts[name])
 }
