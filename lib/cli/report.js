@@ -1,5 +1,6 @@
 import { runReport } from '../commands/report.js'
 import { usageError } from '../errors.js'
+import { renderDoctorSummary } from '../report/doctor-terminal.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
@@ -18,7 +19,8 @@ export const command = {
  * @type {Record<string, (rendered: any, meta: import('../run-folder.js').RunMeta, style: import('../report/style.js').Style) => string>}
  */
 const SUMMARIES = {
-  flame: (rendered, meta, style) => renderFlameSummary(rendered, meta.end, style)
+  flame: (rendered, meta, style) => renderFlameSummary(rendered, meta.end, style),
+  doctor: (rendered, meta, style) => renderDoctorSummary(rendered, meta.end, style)
 }
 
 /**

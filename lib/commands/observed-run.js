@@ -23,6 +23,7 @@ import { observeHooks, signalExitCode } from './io.js'
  * @property {number} listenTimeoutMs
  * @property {number} [stopGraceMs]
  * @property {string} out the folder run folders go in
+ * @property {boolean} [outputToStderr] the app's output goes to stderr, leaving stdout to dyno (--json)
  *
  * @typedef {object} ObservedRun
  * @property {string} folder
@@ -57,7 +58,8 @@ export async function observeRun (kind, options, io, how) {
       onPort: options.onPort,
       listenTimeoutMs: options.listenTimeoutMs,
       stopGraceMs: options.stopGraceMs,
-      signal: io.signal
+      signal: io.signal,
+      outputToStderr: options.outputToStderr
     }, observeHooks(io))
   } catch (err) {
     // The app never started: there is nothing to keep.

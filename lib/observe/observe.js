@@ -16,6 +16,7 @@ import { readProcesses } from './processes.js'
  * @property {number} listenTimeoutMs
  * @property {number} [stopGraceMs] how long the app may take to end after SIGTERM (5 s)
  * @property {AbortSignal} [signal] ends the run early; its reason names the signal ('SIGINT', …)
+ * @property {boolean} [outputToStderr] the app's output goes to dyno's stderr, so that dyno's stdout holds only its own (--json)
  *
  * @typedef {object} ObserveHooks
  * @property {(options: import('../load/options.js').LoadOptions) => void} [onLoadStart]
@@ -48,7 +49,7 @@ import { readProcesses } from './processes.js'
  * @returns {Promise<Observed>}
  */
 export async function observe (options, hooks = {}) {
-  const app = new App({ command: options.command, cwd: options.cwd, env: options.env, runDir: options.folder, collectors: options.collectors })
+  const app = new App({ command: options.command, cwd: options.cwd, env: options.env, runDir: options.folder, collectors: options.collectors, outputToStderr: options.outputToStderr })
   const stop = new AbortController()
   const onAbort = () => stop.abort(options.signal?.reason)
   options.signal?.addEventListener('abort', onAbort, { once: true })

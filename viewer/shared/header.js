@@ -1,5 +1,5 @@
 /* The summary at the top: what ran, when, for how long, and how it ended. */
-/* exported renderHeader, runFacts */
+/* exported renderHeader, renderFacts, runFacts */
 /* global formatCount, formatDate, formatDuration */
 
 /**
@@ -60,7 +60,16 @@ function runFacts (run, own) {
 function renderHeader (elements, report, title, facts) {
   document.title = title + ' · ' + report
   elements.title.textContent = title
-  elements.facts.replaceChildren(...facts.map(([term, value]) => {
+  renderFacts(elements.facts, facts)
+}
+
+/**
+ * [term, value] rows into a <dl>, one <div> each.
+ * @param {HTMLElement} list
+ * @param {[string, string][]} facts
+ */
+function renderFacts (list, facts) {
+  list.replaceChildren(...facts.map(([term, value]) => {
     const row = document.createElement('div')
     const dt = document.createElement('dt')
     const dd = document.createElement('dd')
