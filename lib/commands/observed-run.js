@@ -36,8 +36,9 @@ import { observeHooks, signalExitCode } from './io.js'
  * @param {import('../run-folder.js').RunKind} kind
  * @param {ObservingOptions} options
  * @param {import('./io.js').CommandIO} io
- * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown> }} how
- *   the collectors, the measure of a busy process (to choose one when none listened), and the options to record
+ * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'] }} how
+ *   the collectors, the measure of a busy process (to choose one when none listened), the options to record,
+ *   and for commands that work between rounds of load: how many rounds, and what to do between them
  * @returns {Promise<ObservedRun>}
  */
 export async function observeRun (kind, options, io, how) {
@@ -55,8 +56,9 @@ export async function observeRun (kind, options, io, how) {
       onPort: options.onPort,
       listenTimeoutMs: options.listenTimeoutMs,
       stopGraceMs: options.stopGraceMs,
-      signal: io.signal
-    }, observeHooks(io))
+      signal: io.signal,
+      loadRounds: how.loadRounds
+    }, { ...observeHooks(io), onRound: how.onRound })
   } catch (err) {
     // The app never started: there is nothing to keep.
     rmSync(folder, { recursive: true, force: true })
