@@ -26,6 +26,7 @@ import { usageError } from './errors.js'
  * @property {{ command: string, code: number | null, signal: string | null, failed: boolean } | null} onPort
  * @property {{ pid: number, argv: string[] | null, listening: { port: number, address: string } | null } | null} process the process observed
  * @property {number} processes how many Node.js processes of the app the agent was in
+ * @property {number} threads how many worker threads of theirs it observed
  * @property {import('./observe/app-end.js').AppEnd | null} end how the app ended (null for a file viewed)
  */
 
@@ -120,6 +121,7 @@ export function readMeta (folder) {
       onPort: meta.onPort ? { command: meta.onPort.command, code: meta.onPort.code, signal: null, failed: false } : null,
       process: meta.process ?? null,
       processes: meta.process ? 1 : 0,
+      threads: 0,
       end: meta.exit ?? null
     }
   }

@@ -2,7 +2,7 @@
 /**
  * dyno's agent. dyno puts it into every Node.js process of the observed
  * command through NODE_OPTIONS (--require), so that it survives `npm start`
- * and child processes. It starts the collectors dyno asked for (by name, in
+ * and child processes; it runs in every worker thread too. It starts the collectors dyno asked for (by name, in
  * DYNO_COLLECTORS: `{ "cpu": { ... }, "doctor": { ... } }`) from the
  * process's first line of code, and they write what they collect into the
  * run folder as they go.
@@ -12,21 +12,29 @@
  * its exit code. Plain CommonJS with no dependencies, so it loads fast and
  * works for CommonJS and ES module apps alike.
  */
-const { isMainThread } = require('node:worker_threads')
+const { isMainThread, workerData } = require('node:worker_threads')
 
 const KEY = Symbol.for('dyno.agent')
 
 const registry = /** @type {Record<symbol, boolean>} */ (/** @type {unknown} */ (globalThis))
 
-if (isMainThread && process.env.DYNO_RUN_DIR && !registry[KEY]) {
+// The agent's own worker thread loads this file too (it is a thread of the app's process).
+const isAgentWorker = !isMainThread && workerData && workerData.dynoAgent === true
+
+if (process.env.DYNO_RUN_DIR && !registry[KEY] && !isAgentWorker) {
   registry[KEY] = true
   try {
-    const collectors = JSON.parse(process.env.DYNO_COLLECTORS || '{}')
-    require('./main-thread.cjs').startAgent({
-      runDir: process.env.DYNO_RUN_DIR,
-      socketPath: process.env.DYNO_AGENT_SOCKET || null,
-      collectors: collectors && typeof collectors === 'object' ? collectors : {}
-    })
+    const parsed = JSON.parse(process.env.DYNO_COLLECTORS || '{}')
+    const collectors = parsed && typeof parsed === 'object' ? parsed : {}
+    if (isMainThread) {
+      require('./main-thread.cjs').startAgent({
+        runDir: process.env.DYNO_RUN_DIR,
+        socketPath: process.env.DYNO_AGENT_SOCKET || null,
+        collectors
+      })
+    } else {
+      require('./thread.cjs').startThreadAgent({ runDir: process.env.DYNO_RUN_DIR, collectors })
+    }
   } catch {
     // Observing is never worth breaking the app for.
   }

@@ -18,9 +18,9 @@ function connectChannel (socketPath, handlers) {
   let open = true
   let connected = false
   socket.on('connect', () => { connected = true })
-  onJsonLines(socket, (message) => {
+  onJsonLines(socket, (/** @type {import('./protocol.cjs').DynoMessage} */ message) => {
     if (message.type === 'stop') handlers.onStop()
-    else if (message.type === 'command') handlers.onCommand(/** @type {any} */ (message))
+    else if (message.type === 'command') handlers.onCommand(message)
   })
   socket.on('error', () => {})
   socket.on('close', () => {
@@ -30,7 +30,7 @@ function connectChannel (socketPath, handlers) {
     if (connected) handlers.onClose()
   })
   return {
-    /** @param {object} message */
+    /** @param {import('./protocol.cjs').AgentMessage} message */
     send (message) {
       if (open) socket.write(JSON.stringify(message) + '\n')
     }

@@ -1,8 +1,9 @@
 'use strict'
 /**
  * Collectors by name: each is one file in ./collectors/, with a `main`
- * side (optional; runs on the app's main thread before its first line) and
- * a `worker` side (runs in the agent's worker thread and writes the data).
+ * side (optional; runs on the app's main thread before its first line), a
+ * `worker` side (runs in the agent's worker thread and writes the data),
+ * and a `thread` side (optional; runs inside each worker thread of the app).
  *
  * @typedef {object} MainContext
  * @property {number} pid
@@ -22,9 +23,21 @@
  * @property {(handler: (command: any) => Promise<object>) => void} onCommand commands dyno sends this collector
  *   (see ChannelServer.ask); what the handler resolves with goes back to dyno as the reply
  *
+ * @typedef {object} ThreadContext in a worker thread of the app, which has no agent thread
+ * @property {number} pid
+ * @property {number} threadId
+ * @property {string} dir
+ * @property {any} options
+ * @property {(suffix: string, text: string) => boolean} write writes `<pid>-<threadId>.<collector>.<suffix>`
+ * @property {() => import('./inspector-session.cjs').SyncSession} session an inspector session on the thread itself, whose calls answer at once
+ *
+ * @typedef {object} ThreadHandle
+ * @property {(how: string) => void} end writes the last data, synchronously (it may run at the thread's exit)
+ *
  * @typedef {object} Collector
  * @property {(context: MainContext) => void} [main]
  * @property {(context: WorkerContext) => CollectorHandle} worker
+ * @property {(context: ThreadContext) => ThreadHandle} [thread] what it observes of a worker thread, if anything
  *
  * @typedef {object} CollectorHandle
  * @property {Promise<void>} [ready] the app's first line waits for it (a little while at most)

@@ -32,4 +32,10 @@ class InspectorSession {
   }
 }
 
+/**
+ * @typedef {object} SyncSession a session on the thread itself: calls answer before they return
+ * @property {(method: string, params?: object) => any} post
+ * @property {() => void} disconnect
+ */
+
 module.exports = { InspectorSession }

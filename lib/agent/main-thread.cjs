@@ -48,7 +48,7 @@ function startAgent (options) {
 
   const flags = new Int32Array(new SharedArrayBuffer(8))
   const worker = new Worker(path.join(__dirname, 'worker.cjs'), {
-    workerData: { dir, pid, flags, socketPath: options.socketPath, collectors: options.collectors },
+    workerData: { dynoAgent: true, dir, pid, flags, socketPath: options.socketPath, collectors: options.collectors },
     stdout: true,
     stderr: true
   })

@@ -53,15 +53,25 @@ class Profiler {
    */
   async functionRanges (urls) {
     const { result } = await this.post('Profiler.getBestEffortCoverage')
-    return result
-      .filter((/** @type {{ url: string }} */ script) => urls.has(script.url) && !script.url.startsWith('node:'))
-      .map((/** @type {{ url: string, functions: { functionName: string, ranges: { startOffset: number, endOffset: number }[] }[] }} */ script) => ({
-        url: script.url,
-        functions: script.functions
-          .filter((fn) => fn.ranges.length > 0)
-          .map((fn) => /** @type {[string, number, number]} */ ([fn.functionName, fn.ranges[0].startOffset, fn.ranges[0].endOffset]))
-      }))
+    return functionExtents(result, urls)
   }
 }
 
-module.exports = { Profiler }
+/**
+ * The extents of the functions of the given scripts, from a coverage result.
+ * @param {{ url: string, functions: { functionName: string, ranges: { startOffset: number, endOffset: number }[] }[] }[]} coverage
+ * @param {Set<string>} urls
+ * @returns {{ url: string, functions: [string, number, number][] }[]}
+ */
+function functionExtents (coverage, urls) {
+  return coverage
+    .filter((script) => urls.has(script.url) && !script.url.startsWith('node:'))
+    .map((script) => ({
+      url: script.url,
+      functions: script.functions
+        .filter((fn) => fn.ranges.length > 0)
+        .map((fn) => /** @type {[string, number, number]} */ ([fn.functionName, fn.ranges[0].startOffset, fn.ranges[0].endOffset]))
+    }))
+}
+
+module.exports = { Profiler, functionExtents }

@@ -10,11 +10,15 @@
  */
 const fs = require('node:fs')
 const path = require('node:path')
-const { parentPort, workerData } = require('node:worker_threads')
+const { BroadcastChannel, parentPort, workerData } = require('node:worker_threads')
 const { connectChannel } = require('./channel.cjs')
 const { loadCollector } = require('./collectors.cjs')
 const { InspectorSession } = require('./inspector-session.cjs')
 const { STARTED, ENDED } = require('./main-thread.cjs')
+const { threadChannelName } = require('./thread.cjs')
+
+/** How long the app's worker threads may take to write when observing ends. */
+const THREAD_STOP_MS = 3000
 
 const { dir, pid, flags, socketPath } = workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
@@ -75,6 +79,31 @@ for (const [name, options] of Object.entries(workerData.collectors)) {
   } catch {}
 }
 
+// The app's worker threads observe themselves (thread.cjs); they hear the
+// stop from here.
+const threads = new Set()
+/** @type {(() => void) | null} */
+let threadsStopped = null
+const threadChannel = new BroadcastChannel(threadChannelName(pid))
+threadChannel.unref()
+threadChannel.onmessage = (/** @type {{ data: any }} */ event) => {
+  const message = /** @type {import('./protocol.cjs').ThreadMessage} */ (event.data)
+  if (message.type === 'thread-hello') threads.add(message.threadId)
+  else if (message.type === 'thread-stopped') {
+    threads.delete(message.threadId)
+    if (threads.size === 0) threadsStopped?.()
+  }
+}
+
+function stopThreads () {
+  if (threads.size === 0) return Promise.resolve()
+  threadChannel.postMessage({ type: 'stop' })
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, THREAD_STOP_MS)
+    threadsStopped = () => { clearTimeout(timer); resolve(undefined) }
+  })
+}
+
 /**
  * Ends every collector and writes how observing ended. Once only.
  * @param {string} how 'stopped' (dyno asked), 'exit', 'channel-closed'
@@ -83,6 +112,7 @@ for (const [name, options] of Object.entries(workerData.collectors)) {
 async function end (how, code) {
   if (ended) return
   ended = true
+  await stopThreads()
   await Promise.all(running.map(({ handle }) => handle.end(how).catch(() => {})))
   write('end.json', JSON.stringify({ how, code, uncaught, at: new Date().toISOString() }))
   // A session still connected at exit makes Node print that it waits for a debugger.
@@ -105,7 +135,7 @@ async function answer (message) {
   channel?.send({ ...reply, type: 'data', collector: message.collector, pid, reply: message.id })
 }
 
-port.on('message', (message) => {
+port.on('message', (/** @type {import('./protocol.cjs').MainMessage} */ message) => {
   if (message.type === 'collector') fromMain.get(message.collector)?.(message.message)
   else if (message.type === 'listening') channel?.send({ type: 'listening', pid, ...message.address })
   else if (message.type === 'uncaught') uncaught = message.uncaught

@@ -15,7 +15,7 @@ import { collectorFile } from '../observe/processes.js'
  */
 export function profileChunks (process) {
   return (process.files.cpu ?? [])
-    .map((file) => ({ file, n: /^\d+\.cpu\.(\d+)\.cpuprofile$/.exec(basename(file))?.[1] }))
+    .map((file) => ({ file, n: /^\d+(?:-\d+)?\.cpu\.(\d+)\.cpuprofile$/.exec(basename(file))?.[1] }))
     .filter((c) => c.n !== undefined)
     .sort((a, b) => Number(a.n) - Number(b.n))
     .map((c) => c.file)

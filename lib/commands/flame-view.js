@@ -42,6 +42,7 @@ export function viewProfile (options, io) {
     onPort: null,
     process: null,
     processes: 0,
+    threads: 0,
     end: null
   })
   return { result: { folder, rendered: renderFlameFolder(folder, profile) }, exitCode: 0 }

@@ -90,7 +90,8 @@ export async function observeRun (kind, options, io, how) {
     loadWindow: observed.loadWindow,
     onPort: observed.onPort ? { command: observed.onPort.command, code: observed.onPort.code, signal: observed.onPort.signal, failed: observed.onPort.failed } : null,
     process: { pid: chosen.pid, argv: chosen.info?.argv ?? null, listening: chosen.listening },
-    processes: observed.processes.length,
+    processes: observed.processes.filter((p) => p.threadId === 0).length,
+    threads: observed.processes.filter((p) => p.threadId !== 0).length,
     end
   }
   writeMeta(folder, meta)

@@ -44,7 +44,7 @@ export class ChannelServer extends EventEmitter {
     this.sockets.add(socket)
     /** @type {number | null} */
     let pid = null
-    onJsonLines(socket, (message) => {
+    onJsonLines(socket, (/** @type {import('../agent/protocol.cjs').AgentMessage} */ message) => {
       if (message.type === 'hello') {
         pid = Number(message.pid)
         this.byPid.set(pid, socket)

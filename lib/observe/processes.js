@@ -3,11 +3,12 @@ import { basename, join } from 'node:path'
 
 /**
  * Reads what the agents wrote into `<runDir>/raw/` (see lib/agent/): for each
- * process, who it was, where it listened, how observing ended, and the files
- * each collector wrote.
+ * process, and each worker thread of one (`<pid>-<threadId>.*`), who it was,
+ * where it listened, how observing ended, and the files each collector wrote.
  *
  * @typedef {object} ProcessInfo
  * @property {number} pid
+ * @property {number} [threadId]
  * @property {number} ppid
  * @property {string[]} argv
  * @property {string[]} execArgv
@@ -21,8 +22,10 @@ import { basename, join } from 'node:path'
  * @property {number | null} code
  * @property {{ name: string, message: string } | null} uncaught
  *
- * @typedef {object} ProcessRecord
+ * @typedef {object} ProcessRecord a process's main thread, or one of its worker threads
+ * @property {string} unit `<pid>` for a main thread, `<pid>-<threadId>` for a worker thread
  * @property {number} pid
+ * @property {number} threadId 0 for the main thread
  * @property {ProcessInfo | null} info
  * @property {{ port: number, address: string } | null} listening
  * @property {ProcessEnd | null} end
@@ -41,23 +44,19 @@ export function readProcesses (runDir) {
   } catch {
     return []
   }
-  /** @type {Map<number, ProcessRecord>} */
-  const byPid = new Map()
-  const record = (/** @type {number} */ pid) => {
-    let r = byPid.get(pid)
-    if (!r) byPid.set(pid, (r = { pid, info: null, listening: null, end: null, files: {} }))
-    return r
-  }
+  /** @type {Map<string, ProcessRecord>} */
+  const byUnit = new Map()
   for (const name of names) {
-    const m = /^(\d+)\.(?:(process|listening|end)\.json|([a-z][a-z-]*)\..+)$/.exec(name)
+    const m = /^((\d+)(?:-(\d+))?)\.(?:(process|listening|end)\.json|([a-z][a-z-]*)\..+)$/.exec(name)
     if (!m) continue
-    const r = record(Number(m[1]))
-    if (m[2] === 'process') r.info = readJsonOrNull(join(dir, name))
-    else if (m[2] === 'listening') r.listening = readJsonOrNull(join(dir, name))
-    else if (m[2] === 'end') r.end = readJsonOrNull(join(dir, name))
-    else (r.files[m[3]] ??= []).push(join(dir, name))
+    let r = byUnit.get(m[1])
+    if (!r) byUnit.set(m[1], (r = { unit: m[1], pid: Number(m[2]), threadId: Number(m[3] ?? 0), info: null, listening: null, end: null, files: {} }))
+    if (m[4] === 'process') r.info = readJsonOrNull(join(dir, name))
+    else if (m[4] === 'listening') r.listening = readJsonOrNull(join(dir, name))
+    else if (m[4] === 'end') r.end = readJsonOrNull(join(dir, name))
+    else (r.files[m[5]] ??= []).push(join(dir, name))
   }
-  return [...byPid.values()]
+  return [...byUnit.values()]
 }
 
 /**
@@ -65,19 +64,20 @@ export function readProcesses (runDir) {
  * @param {ProcessRecord} process @param {string} collector @param {string} suffix
  */
 export function collectorFile (process, collector, suffix) {
-  const wanted = `${process.pid}.${collector}.${suffix}`
+  const wanted = `${process.unit}.${collector}.${suffix}`
   return process.files[collector]?.find((file) => basename(file) === wanted) ?? null
 }
 
 /**
  * The process worth showing: the one dyno loaded, else one that listened
  * (the server), else the busiest by the caller's measure (a script run
- * through npm is npm's child).
- * @param {ProcessRecord[]} processes
+ * through npm is npm's child). Its main thread, that is.
+ * @param {ProcessRecord[]} units
  * @param {(r: ProcessRecord) => number} busy
  * @param {number | null} [loadedPid] the process whose port the load went to
  */
-export function chooseProcess (processes, busy, loadedPid = null) {
+export function chooseProcess (units, busy, loadedPid = null) {
+  const processes = units.filter((p) => p.threadId === 0)
   const loaded = processes.find((p) => p.pid === loadedPid)
   if (loaded) return loaded
   const listeners = processes.filter((p) => p.listening)

@@ -1,13 +1,23 @@
 /* Reads the FlameData embedded in the page into typed arrays. */
 /* exported readProfile, CATEGORY, TIER_NAMES, FILTERS */
 
+/** @typedef {import('../../lib/analyze/flame-data.js').FlameData} FlameData */
+/** @typedef {ReturnType<typeof readProfile>} Profile */
+/** @typedef {Profile['frames']} Frames */
+/** @typedef {keyof typeof FILTERS} FilterName */
+
 /** Indexes of FlameData's CATEGORIES (lib/analyze/flame-data.js). */
 const CATEGORY = { app: 0, deps: 1, core: 2, native: 3, gc: 4, program: 5 }
 const TIER_NAMES = ['unknown', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'Turbofan']
-/** Filter toggles and the categories each one hides. (program) goes with native: both are V8's own time. */
+/**
+ * Filter toggles and the categories each one hides. (program) goes with native: both are V8's own time.
+ * @type {Record<'app' | 'deps' | 'core' | 'native' | 'gc', number[]>}
+ */
 const FILTERS = { app: [CATEGORY.app], deps: [CATEGORY.deps], core: [CATEGORY.core], native: [CATEGORY.native, CATEGORY.program], gc: [CATEGORY.gc] }
 
+/** @param {string} json the embedded FlameData */
 function readProfile (json) {
+  /** @type {FlameData} */
   const data = JSON.parse(json)
   if (!data || data.schemaVersion !== 1) throw new Error('this report holds FlameData of an unknown version')
   const { strings, frames, nodes } = data

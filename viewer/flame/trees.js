@@ -2,7 +2,7 @@
  * The two trees the flamegraph draws: the call tree with hidden categories
  * merged into their callers, and the bottom-up (inverted) tree.
  */
-/* exported buildCallTree, buildInvertedTree, followFrames, ancestorsOf */
+/* exported buildCallTree, buildInvertedTree, pathTo, followPath, ancestorsOf */
 /* global treeBuilder, layoutTree */
 
 /** An inverted node narrower than this part of the zoomed one keeps its callers folded in. */
@@ -12,6 +12,9 @@ const INVERTED_RESOLUTION = 4000
  * The profile's call tree without the hidden categories: a hidden frame's
  * samples go to its nearest shown caller, and its callees take its place
  * (merged with that caller's other calls to the same function).
+ * @param {Profile} profile
+ * @param {Uint8Array} hiddenCategory 1 at the index of each hidden category
+ * @returns {Tree}
  */
 function buildCallTree (profile, hiddenCategory) {
   const { count, frame, parent, self, inlined } = profile.nodes
@@ -34,22 +37,29 @@ function buildCallTree (profile, hiddenCategory) {
  * Bottom-up: the functions on top of the stack at the root, their callers as
  * children. A full inverted tree can have ten times the nodes of the call
  * tree, so it is built only as deep as it can be seen: along the zoom path
- * `focus` (frames from the root), then below it as long as a node is at
- * least 1/INVERTED_RESOLUTION of the zoomed node. Zooming builds it again.
+ * `focus` (see pathTo), then below it as long as a node is at least
+ * 1/INVERTED_RESOLUTION of the zoomed node. Zooming builds it again.
  * Returns the tree and the zoomed node.
+ * @param {Tree} call
+ * @param {number[]} focus
+ * @returns {{ tree: Tree, zoom: number }}
  */
-function buildInvertedTree (call, frameCount, focus) {
+function buildInvertedTree (call, focus) {
   const builder = treeBuilder(4096)
   builder.addSelf(0, call.self[0])
   // Each entry is a call node with samples on top of the stack, and a cursor
   // that climbs its callers one level per inverted depth.
+  /** @type {number[]} */
   let cursors = []
+  /** @type {number[]} */
   let weights = []
   for (let i = 1; i < call.count; i++) {
     if (call.self[i]) { cursors.push(i); weights.push(call.self[i]) }
   }
   let node = 0
-  for (const f of focus) {
+  // The inverted tree's calls are never inlined: a step is its frame.
+  for (const f of focus.map(frameOfStep)) {
+    /** @type {{ cursors: number[], weights: number[], total: number }} */
     const kept = { cursors: [], weights: [], total: 0 }
     let total = 0
     for (let e = 0; e < cursors.length; e++) {
@@ -71,9 +81,11 @@ function buildInvertedTree (call, frameCount, focus) {
   for (const w of weights) focusTotal += w
   const minTotal = focusTotal / INVERTED_RESOLUTION
 
+  /** @typedef {{ id: number, cursors: number[], weights: number[], atRoot: boolean }} CallerGroup */
+  /** @type {CallerGroup[]} */
   const pending = [{ id: node, cursors, weights, atRoot: node === 0 }]
-  while (pending.length) {
-    const group = pending.pop()
+  for (let group = pending.pop(); group; group = pending.pop()) {
+    /** @type {Map<number, CallerGroup & { total: number }>} */
     const callers = new Map()
     for (let e = 0; e < group.cursors.length; e++) {
       const up = group.atRoot ? group.cursors[e] : call.parent[group.cursors[e]]
@@ -97,29 +109,48 @@ function buildInvertedTree (call, frameCount, focus) {
     }
   }
   const tree = builder.finish()
-  return { tree, zoom: followFrames(tree, focus) }
+  return { tree, zoom: followPath(tree, focus) }
 }
 
-/** The child of `node` that runs `frame`, or -1. */
-function childWithFrame (tree, node, frame) {
-  for (let c = node + 1; c < tree.end[node]; c = tree.end[c]) {
-    if (tree.frame[c] === frame) return c
-  }
-  return -1
+/** A step of a path: a frame, and whether it ran inlined. @param {Tree} tree @param {number} node */
+const stepOf = (tree, node) => tree.frame[node] * 2 + tree.inlined[node]
+/** @param {number} step */
+const frameOfStep = (step) => step >> 1
+
+/**
+ * Where `node` is, said without the tree's node numbers: the steps from the
+ * root down to it. The same path leads to the same calls in another tree of
+ * the profile, one with other categories hidden, or the next inverted tree.
+ * @param {Tree} tree
+ * @param {number} node
+ */
+function pathTo (tree, node) {
+  return ancestorsOf(tree, node).map((n) => stepOf(tree, n))
 }
 
-/** The deepest node reached from the root through `frames`. */
-function followFrames (tree, frames) {
+/**
+ * The deepest node reached from the root along `path`.
+ * @param {Tree} tree
+ * @param {number[]} path
+ */
+function followPath (tree, path) {
   let node = 0
-  for (const f of frames) {
-    const next = childWithFrame(tree, node, f)
+  for (const step of path) {
+    let next = -1
+    for (let c = node + 1; c < tree.end[node] && next < 0; c = tree.end[c]) {
+      if (stepOf(tree, c) === step) next = c
+    }
     if (next < 0) break
     node = next
   }
   return node
 }
 
-/** node's ancestors from the root's first child down to node itself */
+/**
+ * node's ancestors from the root's first child down to node itself
+ * @param {Tree} tree
+ * @param {number} node
+ */
 function ancestorsOf (tree, node) {
   const path = []
   for (let a = node; a > 0; a = tree.parent[a]) path.push(a)

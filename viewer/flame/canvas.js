@@ -7,20 +7,48 @@
 /* exported createFlameCanvas */
 /* global inlinedTierColor */
 
+/**
+ * @typedef {object} FlameScene what to draw
+ * @property {Tree} tree
+ * @property {number} zoom the node that fills the width
+ * @property {boolean} inverted root at the top
+ * @property {Uint8Array | null} marks 1 for each node the search or highlight keeps; null when nothing is dimmed
+ * @property {string[]} colors a CSS colour per frame
+ * @property {ColorMode} colorBy
+ * @property {number} selectedFrame outlined wherever it runs; -1 for none
+ * @property {{ root: string, short: (frame: number) => string, full: (frame: number) => string }} labels
+ */
+
+/**
+ * The colours of the theme that the canvas draws with.
+ * @typedef {{ background: string, root: string, rootText: string, text: string, dim: string, dimText: string, selected: string }} FlameTheme
+ */
+
 const ROW_HEIGHT = 18
 const MIN_WIDTH = 1
+/** the box's top and bottom borders (style.css) */
+const BOX_BORDERS = 2
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
 
+/**
+ * @param {HTMLElement} scroller the box, which scrolls a tree deeper than it
+ * @param {HTMLCanvasElement} canvas as big as the box, sticky in it
+ * @param {HTMLElement} spacer below the canvas, as tall as the rows that do not fit
+ */
 function createFlameCanvas (scroller, canvas, spacer) {
-  const ctx = canvas.getContext('2d')
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'))
   let width = 0
   let height = 0
   let boxHeight = 0
   // Kept from scroll events: reading scrollTop while drawing would force a layout of the whole page.
   let scrollTop = 0
+  /** @type {FlameScene | null} */
   let scene = null
-  let theme = {}
+  /** @type {FlameTheme | null} */
+  let theme = null
+  /** @type {Map<string, number>} */
   let labelWidth = new Map()
+  /** @type {Map<string, string>} */
   let fitted = new Map()
   let framesDrawn = 0
 
@@ -38,21 +66,27 @@ function createFlameCanvas (scroller, canvas, spacer) {
     ctx.textBaseline = 'middle'
   }
 
-  function contentHeight () {
-    return Math.max(height, (scene.tree.maxDepth + 1) * ROW_HEIGHT + 6)
+  /** the height of the tree's rows, with a little room above and below @param {Tree} tree */
+  const rowsHeight = (tree) => (tree.maxDepth + 1) * ROW_HEIGHT + 6
+
+  /** @param {FlameScene} scene */
+  function contentHeight (scene) {
+    return Math.max(height, rowsHeight(scene.tree))
   }
 
-  /** top of a depth's row, in canvas pixels */
-  function rowTop (depth) {
-    const y = scene.inverted ? depth * ROW_HEIGHT + 2 : contentHeight() - 2 - (depth + 1) * ROW_HEIGHT
+  /** top of a depth's row, in canvas pixels @param {FlameScene} scene @param {number} depth */
+  function rowTop (scene, depth) {
+    const y = scene.inverted ? depth * ROW_HEIGHT + 2 : contentHeight(scene) - 2 - (depth + 1) * ROW_HEIGHT
     return y - scrollTop
   }
 
-  function depthAt (y) {
+  /** @param {FlameScene} scene @param {number} y */
+  function depthAt (scene, y) {
     const contentY = y + scrollTop
-    return Math.floor(scene.inverted ? (contentY - 2) / ROW_HEIGHT : (contentHeight() - 2 - contentY) / ROW_HEIGHT)
+    return Math.floor(scene.inverted ? (contentY - 2) / ROW_HEIGHT : (contentHeight(scene) - 2 - contentY) / ROW_HEIGHT)
   }
 
+  /** @param {string} text */
   function textWidth (text) {
     let w = labelWidth.get(text)
     if (w === undefined) {
@@ -63,7 +97,12 @@ function createFlameCanvas (scroller, canvas, spacer) {
     return w
   }
 
-  /** the label, cut with an ellipsis to fit `room` pixels, or '' */
+  /**
+   * the label, cut with an ellipsis to fit `room` pixels, or ''
+   * @param {string} full
+   * @param {string} short
+   * @param {number} room
+   */
   function fitLabel (full, short, room) {
     if (room < 14) return ''
     if (textWidth(full) <= room) return full
@@ -80,7 +119,15 @@ function createFlameCanvas (scroller, canvas, spacer) {
     return cut
   }
 
-  function drawFrame (i, x, w, y) {
+  /**
+   * @param {FlameScene} scene
+   * @param {FlameTheme} theme
+   * @param {number} i the node
+   * @param {number} x
+   * @param {number} w
+   * @param {number} y
+   */
+  function drawFrame (scene, theme, i, x, w, y) {
     const { tree, marks, colors, colorBy, selectedFrame, labels } = scene
     const f = tree.frame[i]
     const dim = marks !== null && !marks[i]
@@ -110,7 +157,7 @@ function createFlameCanvas (scroller, canvas, spacer) {
   }
 
   function draw () {
-    if (!scene || !width) return
+    if (!scene || !theme || !width) return
     const { tree, zoom } = scene
     ctx.fillStyle = theme.background
     ctx.fillRect(0, 0, width, height)
@@ -119,27 +166,27 @@ function createFlameCanvas (scroller, canvas, spacer) {
     const x0 = tree.x[zoom]
     const scale = width / tree.total[zoom]
     for (let a = tree.parent[zoom]; a >= 0; a = tree.parent[a]) {
-      const y = rowTop(tree.depth[a])
-      if (y < height && y + ROW_HEIGHT > 0) { drawFrame(a, 0, width, y); framesDrawn++ }
+      const y = rowTop(scene, tree.depth[a])
+      if (y < height && y + ROW_HEIGHT > 0) { drawFrame(scene, theme, a, 0, width, y); framesDrawn++ }
     }
     const end = tree.end[zoom]
     for (let i = zoom; i < end;) {
       const w = tree.total[i] * scale
-      const y = rowTop(tree.depth[i])
+      const y = rowTop(scene, tree.depth[i])
       if (w < MIN_WIDTH || (scene.inverted ? y >= height : y + ROW_HEIGHT <= 0)) {
         i = tree.end[i]
         continue
       }
-      if (y < height && y + ROW_HEIGHT > 0) { drawFrame(i, (tree.x[i] - x0) * scale, w, y); framesDrawn++ }
+      if (y < height && y + ROW_HEIGHT > 0) { drawFrame(scene, theme, i, (tree.x[i] - x0) * scale, w, y); framesDrawn++ }
       i++
     }
   }
 
-  /** the node drawn at canvas point (x, y), or -1 */
+  /** the node drawn at canvas point (x, y), or -1 @param {number} x @param {number} y */
   function nodeAt (x, y) {
     if (!scene || x < 0 || x >= width) return -1
     const { tree, zoom } = scene
-    const depth = depthAt(y)
+    const depth = depthAt(scene, y)
     if (depth < 0 || depth > tree.maxDepth) return -1
     if (depth < tree.depth[zoom]) {
       let a = zoom
@@ -160,7 +207,7 @@ function createFlameCanvas (scroller, canvas, spacer) {
     return tree.total[node] * scale >= MIN_WIDTH ? node : -1
   }
 
-  /** where a node is drawn, in canvas pixels, or null when it is not in view */
+  /** where a node is drawn, in canvas pixels, or null when it is not in view @param {number} node */
   function frameRect (node) {
     if (!scene) return null
     const { tree, zoom } = scene
@@ -171,34 +218,40 @@ function createFlameCanvas (scroller, canvas, spacer) {
     const isAncestor = node < zoom
     const x = isAncestor ? 0 : (tree.x[node] - tree.x[zoom]) * scale
     const w = isAncestor ? width : tree.total[node] * scale
-    const y = rowTop(tree.depth[node])
+    const y = rowTop(scene, tree.depth[node])
     if (w < MIN_WIDTH || y + ROW_HEIGHT <= 0 || y >= height) return null
     return { x, y, width: w, height: ROW_HEIGHT }
   }
 
-  /** scrolls so that `node`'s row shows, with a few rows of callers */
+  /** scrolls so that `node`'s row shows, with a few rows of callers @param {number} node */
   function reveal (node) {
+    if (!scene) return
     const depth = scene.tree.depth[node]
-    const room = contentHeight() - height
-    const top = scene.inverted ? (depth - 3) * ROW_HEIGHT : contentHeight() - (depth + 1) * ROW_HEIGHT - height + 4 * ROW_HEIGHT
-    scroller.scrollTop = Math.max(0, Math.min(room, top))
+    const content = contentHeight(scene)
+    const top = scene.inverted ? (depth - 3) * ROW_HEIGHT : content - (depth + 1) * ROW_HEIGHT - height + 4 * ROW_HEIGHT
+    scroller.scrollTop = Math.max(0, Math.min(content - height, top))
     scrollTop = scroller.scrollTop
     draw()
   }
 
-  /** Fits the box to a shallow tree; a deep one scrolls in a box of 62% of the window. */
+  /**
+   * The box asks for the height of the tree's rows, so a shallow tree leaves
+   * no empty band; style.css caps it, and a deeper tree scrolls.
+   * @param {FlameScene} next
+   */
   function setScene (next) {
     scene = next
-    const wanted = Math.round(Math.min((scene.tree.maxDepth + 1) * ROW_HEIGHT + 8, Math.max(160, window.innerHeight * 0.62)))
+    const wanted = rowsHeight(scene.tree) + BOX_BORDERS
     if (wanted !== boxHeight) {
       boxHeight = wanted
       scroller.style.height = wanted + 'px'
       measure()
     }
-    spacer.style.height = (contentHeight() - height) + 'px'
+    spacer.style.height = (contentHeight(scene) - height) + 'px'
     draw()
   }
 
+  /** @param {FlameTheme} colors */
   function setTheme (colors) {
     theme = colors
     draw()
@@ -214,13 +267,11 @@ function createFlameCanvas (scroller, canvas, spacer) {
     scrollTop = scroller.scrollTop
     drawSoon()
   })
-  const resized = () => {
+  // Also when the window's height moves the box's cap.
+  new ResizeObserver(() => {
     measure()
     if (scene) setScene(scene)
-  }
-  new ResizeObserver(resized).observe(scroller)
-  // The box's height follows the window's, which the observer of the box does not see change.
-  window.addEventListener('resize', resized)
+  }).observe(scroller)
   measure()
 
   return { setScene, setTheme, draw, nodeAt, frameRect, reveal, stats: () => ({ framesDrawn, width, height }) }

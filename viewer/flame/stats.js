@@ -1,10 +1,14 @@
 /* Per-function totals, search matching and the share of samples a set of nodes covers. */
 /* exported functionStats, compileQuery, markNodes, coveredSamples, topOfStackSamples */
 
+/** @typedef {ReturnType<typeof functionStats>} FunctionStats */
+
 /**
  * Self and total samples per frame. A recursive function's total counts each
  * sample once: a node adds its total only when no caller above it runs the
  * same function.
+ * @param {Tree} tree
+ * @param {number} frameCount
  */
 function functionStats (tree, frameCount) {
   const self = new Float64Array(frameCount)
@@ -29,11 +33,15 @@ function functionStats (tree, frameCount) {
  * Which frames a search matches: a case-insensitive substring of the function
  * name or the file, or a regular expression written as /re/flags.
  * Returns null for an empty query; throws on an invalid expression.
+ * @param {string} query
+ * @param {Frames} frames
+ * @returns {Uint8Array | null} 1 for each matching frame
  */
 function compileQuery (query, frames) {
   const text = query.trim()
   if (!text) return null
   const re = /^\/(.+)\/([a-z]*)$/.exec(text)
+  /** @type {(text: string) => boolean} */
   let test
   if (re) {
     const pattern = new RegExp(re[1], re[2].replace(/[gy]/g, ''))
@@ -49,7 +57,11 @@ function compileQuery (query, frames) {
   return matches
 }
 
-/** Marks the nodes for which `isMarked(node)` holds; null when none is. */
+/**
+ * Marks the nodes for which `isMarked(node)` holds; null when none is.
+ * @param {Tree} tree
+ * @param {(node: number) => boolean} isMarked
+ */
 function markNodes (tree, isMarked) {
   const marks = new Uint8Array(tree.count)
   let any = false
@@ -63,6 +75,9 @@ function markNodes (tree, isMarked) {
  * Samples with at least one marked node on the stack, within `under`'s
  * subtree: a marked node counts its total and its subtree is skipped, so
  * nested matches (recursion, a match calling a match) count once.
+ * @param {Tree} tree
+ * @param {Uint8Array} marks
+ * @param {number} under
  */
 function coveredSamples (tree, marks, under) {
   let sum = 0
@@ -78,7 +93,12 @@ function coveredSamples (tree, marks, under) {
   return sum
 }
 
-/** Samples whose top of stack is a marked node, within `under`'s subtree. */
+/**
+ * Samples whose top of stack is a marked node, within `under`'s subtree.
+ * @param {Tree} tree
+ * @param {Uint8Array} marks
+ * @param {number} under
+ */
 function topOfStackSamples (tree, marks, under) {
   let sum = 0
   for (let i = under; i < tree.end[under]; i++) if (marks[i]) sum += tree.self[i]

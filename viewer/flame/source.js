@@ -4,7 +4,13 @@
 
 const MAX_SOURCE_LINES = 20_000
 
+/**
+ * @param {HTMLElement} title
+ * @param {HTMLElement} note
+ * @param {HTMLElement} container
+ */
 function createSourcePanel (title, note, container) {
+  /** @param {number} number @param {string} text @param {number} samples @param {number} max */
   function lineRow (number, text, samples, max) {
     const row = document.createElement('div')
     row.className = 'source-line' + (samples ? ' hot' : '')
@@ -27,7 +33,12 @@ function createSourcePanel (title, note, container) {
     return row
   }
 
-  /** shows frame `f`'s file, scrolled to the function */
+  /**
+   * shows frame `f`'s file, scrolled to the function
+   * @param {Profile} profile
+   * @param {number} f
+   * @param {number} allSamples
+   */
   function show (profile, f, allSamples) {
     const { frames, sources } = profile
     const file = frames.file[f]
@@ -41,7 +52,7 @@ function createSourcePanel (title, note, container) {
       return
     }
     const lines = String(source.text).split(/\r\n|\r|\n/)
-    const samplesAt = (n) => Number(source.lines[n]) || 0
+    const samplesAt = (/** @type {number | string} */ n) => Number(source.lines[n]) || 0
     let max = 0
     let sum = 0
     for (const key of Object.keys(source.lines)) {

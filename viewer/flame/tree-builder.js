@@ -6,9 +6,12 @@
  */
 /* exported treeBuilder, layoutTree */
 
+/** @typedef {ReturnType<typeof layoutTree>} Tree */
+
 /**
  * Grows a tree; a child merges with its sibling of the same frame and
  * inlining, found through an open-addressing hash table of typed arrays.
+ * @param {number} capacity nodes to make room for at first
  */
 function treeBuilder (capacity) {
   let frame = new Int32Array(capacity)
@@ -23,6 +26,7 @@ function treeBuilder (capacity) {
   let slotKey = new Int32Array(slots)
   let slotNode = new Int32Array(slots)
 
+  /** @param {number} of @param {number} key */
   function slotOf (of, key) {
     let h = Math.imul(of, 0x9e3779b1) ^ key
     h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
@@ -49,15 +53,16 @@ function treeBuilder (capacity) {
 
   function growNodes () {
     capacity *= 2
-    const resize = (array) => { const bigger = new array.constructor(capacity); bigger.set(array); return bigger }
-    frame = resize(frame)
-    parent = resize(parent)
-    inlined = resize(inlined)
-    self = resize(self)
+    /** @template {Int32Array | Uint8Array | Float64Array} T @param {T} array @param {T} bigger @returns {T} */
+    const copy = (array, bigger) => { bigger.set(array); return bigger }
+    frame = copy(frame, new Int32Array(capacity))
+    parent = copy(parent, new Int32Array(capacity))
+    inlined = copy(inlined, new Uint8Array(capacity))
+    self = copy(self, new Float64Array(capacity))
   }
 
   return {
-    /** the child of `of` running frame `f`, added when new */
+    /** the child of `of` running frame `f`, added when new @param {number} of @param {number} f @param {number} isInlined 0 or 1 */
     child (of, f, isInlined) {
       const key = f * 2 + isInlined
       let i = slotOf(of, key)
@@ -75,12 +80,20 @@ function treeBuilder (capacity) {
       slotNode[i] = count
       return count++
     },
+    /** @param {number} id @param {number} samples */
     addSelf (id, samples) { self[id] += samples },
     finish () { return layoutTree(count, frame, parent, inlined, self) }
   }
 }
 
-/** Orders the nodes in preorder, widest child first, and lays them out. */
+/**
+ * Orders the nodes in preorder, widest child first, and lays them out.
+ * @param {number} count
+ * @param {ArrayLike<number>} frame
+ * @param {ArrayLike<number>} parent
+ * @param {ArrayLike<number>} inlined
+ * @param {ArrayLike<number>} self
+ */
 function layoutTree (count, frame, parent, inlined, self) {
   const total = new Float64Array(count)
   for (let i = count - 1; i > 0; i--) {
@@ -95,7 +108,7 @@ function layoutTree (count, frame, parent, inlined, self) {
   const kids = new Int32Array(Math.max(count - 1, 0))
   const cursor = start.slice(0, count)
   for (let i = 1; i < count; i++) kids[cursor[parent[i]]++] = i
-  const wider = (a, b) => total[a] > total[b] || (total[a] === total[b] && frame[a] < frame[b])
+  const wider = (/** @type {number} */ a, /** @type {number} */ b) => total[a] > total[b] || (total[a] === total[b] && frame[a] < frame[b])
   for (let p = 0; p < count; p++) {
     const from = start[p]
     const to = start[p + 1]

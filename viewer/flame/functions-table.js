@@ -10,18 +10,40 @@ const TABLE_PAGE = 100
 const KIND_LABELS = ['app', 'deps', 'core', 'native', 'gc', 'program']
 const TIER_SHORT_NAMES = ['', 'interpreted', 'Sparkplug', 'Maglev', 'Turbofan']
 
+/**
+ * What the table shows.
+ * @typedef {object} FunctionRows
+ * @property {Frames} frames
+ * @property {FunctionStats} stats
+ * @property {Uint8Array | null} matches the search's matching frames; null shows all
+ * @property {number} all samples in the tree, for the shares
+ * @property {boolean} tiersKnown
+ */
+
+/**
+ * @param {HTMLTableElement} table
+ * @param {HTMLElement} countLabel
+ * @param {HTMLButtonElement} moreButton
+ * @param {(frame: number) => void} onSelect
+ */
 function createFunctionTable (table, countLabel, moreButton, onSelect) {
   const body = table.tBodies[0]
-  const sortButtons = [...table.tHead.querySelectorAll('button[data-sort]')]
+  const sortButtons = /** @type {HTMLButtonElement[]} */ ([...(table.tHead?.querySelectorAll('button[data-sort]') ?? [])])
+  /** @type {'self' | 'total' | 'name'} */
   let sortKey = 'self'
   let descending = true
   let limit = TABLE_PAGE
+  /** @type {number[]} */
   let rows = []
+  /** @type {FunctionRows | null} */
   let view = null
   let selected = -1
+  /** @type {Int32Array | null} */
   let nameRank = null
+  /** @type {number[]} */
   let sorted = []
 
+  /** @param {HTMLTableRowElement} tr @param {string} text @param {string} [className] */
   function cell (tr, text, className) {
     const td = tr.insertCell()
     td.textContent = text
@@ -29,6 +51,7 @@ function createFunctionTable (table, countLabel, moreButton, onSelect) {
     return td
   }
 
+  /** @param {HTMLTableRowElement} tr @param {number} samples @param {number} all */
   function sampleCell (tr, samples, all) {
     const td = cell(tr, formatShare(samples, all) + ' ', 'num')
     const count = document.createElement('span')
@@ -40,7 +63,8 @@ function createFunctionTable (table, countLabel, moreButton, onSelect) {
     td.append(count, bar)
   }
 
-  function rowFor (f) {
+  /** @param {FunctionRows} view @param {number} f */
+  function rowFor (view, f) {
     const { frames, stats, all, tiersKnown } = view
     const tr = document.createElement('tr')
     tr.dataset.frame = String(f)
@@ -55,47 +79,46 @@ function createFunctionTable (table, countLabel, moreButton, onSelect) {
     return tr
   }
 
-  /** Every function with samples, in the table's order; a search then only filters it. */
-  function sortAll () {
+  /** Every function with samples, in the table's order; a search then only filters it. @param {FunctionRows} view */
+  function sortAll (view) {
     const { frames, stats } = view
-    if (!nameRank) {
-      // Sorting by name compares ranks: a collator on every comparison of 30k rows takes 100 ms.
-      const collator = new Intl.Collator('en')
-      const byCollation = Array.from({ length: frames.count }, (_, f) => f).sort((a, b) => collator.compare(frames.name[a], frames.name[b]) || a - b)
-      nameRank = new Int32Array(frames.count)
-      byCollation.forEach((f, rank) => { nameRank[f] = rank })
-    }
+    // Sorting by name compares ranks: a collator on every comparison of 30k rows takes 100 ms.
+    const rank = nameRank ??= nameRanks(frames)
     sorted = []
     for (let f = 0; f < frames.count; f++) if (stats.total[f] > 0) sorted.push(f)
-    const byName = (a, b) => nameRank[a] - nameRank[b]
-    const compare = sortKey === 'name' ? byName : (a, b) => stats[sortKey][a] - stats[sortKey][b] || byName(b, a)
+    const byName = (/** @type {number} */ a, /** @type {number} */ b) => rank[a] - rank[b]
+    const key = sortKey
+    const compare = key === 'name' ? byName : (/** @type {number} */ a, /** @type {number} */ b) => stats[key][a] - stats[key][b] || byName(b, a)
     sorted.sort(descending ? (a, b) => compare(b, a) : compare)
     for (const button of sortButtons) {
       button.setAttribute('aria-sort', button.dataset.sort === sortKey ? (descending ? 'descending' : 'ascending') : 'none')
     }
   }
 
-  function filterRows () {
+  /** @param {FunctionRows} view */
+  function filterRows (view) {
     const { matches } = view
     rows = matches ? sorted.filter((f) => matches[f]) : sorted
   }
 
-  function render () {
-    body.replaceChildren(...rows.slice(0, limit).map(rowFor))
+  /** @param {FunctionRows} view */
+  function render (view) {
+    body.replaceChildren(...rows.slice(0, limit).map((f) => rowFor(view, f)))
     countLabel.textContent = formatCount(rows.length) + (view.matches ? ' matching' : '') + (rows.length === 1 ? ' function' : ' functions')
     moreButton.hidden = rows.length <= limit
   }
 
-  /** next: { frames, stats, matches, all, tiersKnown } */
+  /** @param {FunctionRows} next */
   function update (next) {
     const statsChanged = !view || view.stats !== next.stats
     view = next
     limit = TABLE_PAGE
-    if (statsChanged) sortAll()
-    filterRows()
-    render()
+    if (statsChanged) sortAll(next)
+    filterRows(next)
+    render(next)
   }
 
+  /** @param {number} f */
   function select (f) {
     selected = f
     for (const tr of body.rows) tr.setAttribute('aria-selected', String(Number(tr.dataset.frame) === f))
@@ -103,22 +126,33 @@ function createFunctionTable (table, countLabel, moreButton, onSelect) {
 
   for (const button of sortButtons) {
     button.addEventListener('click', () => {
-      const key = button.dataset.sort
+      if (!view) return
+      const key = /** @type {typeof sortKey} */ (button.dataset.sort)
       descending = key === sortKey ? !descending : key !== 'name'
       sortKey = key
-      sortAll()
-      filterRows()
-      render()
+      sortAll(view)
+      filterRows(view)
+      render(view)
     })
   }
   moreButton.addEventListener('click', () => {
+    if (!view) return
     limit += TABLE_PAGE
-    render()
+    render(view)
   })
   body.addEventListener('click', (event) => {
-    const tr = event.target.closest('tr')
+    const tr = /** @type {Element} */ (event.target).closest('tr')
     if (tr && tr.dataset.frame) onSelect(Number(tr.dataset.frame))
   })
 
   return { update, select }
+}
+
+/** Each frame's place in the order of names. @param {Frames} frames */
+function nameRanks (frames) {
+  const collator = new Intl.Collator('en')
+  const byCollation = Array.from({ length: frames.count }, (_, f) => f).sort((a, b) => collator.compare(frames.name[a], frames.name[b]) || a - b)
+  const rank = new Int32Array(frames.count)
+  byCollation.forEach((f, i) => { rank[f] = i })
+  return rank
 }
