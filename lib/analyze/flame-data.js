@@ -28,6 +28,8 @@
  * @property {boolean} tiersKnown whether `frames.tier` holds what V8 reported
  * @property {{ how: string, code: number | null, signal: string | null } | null} exit how the app ended
  * @property {FlameLoad | null} [load] the load that ran while profiling, when dyno ran one (optional)
+ * @property {'samples' | 'bytes'} [unit] what the counts in `nodes` are: CPU samples (by default), or bytes
+ *   allocated (an allocation profile)
  */
 
 /**

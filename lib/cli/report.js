@@ -1,6 +1,7 @@
 import { runReport } from '../commands/report.js'
 import { usageError } from '../errors.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
+import { renderHeapRunSummary } from '../report/heap-terminal.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 
@@ -18,7 +19,8 @@ export const command = {
  * @type {Record<string, (rendered: any, meta: import('../run-folder.js').RunMeta, style: import('../report/style.js').Style) => string>}
  */
 const SUMMARIES = {
-  flame: (rendered, meta, style) => renderFlameSummary(rendered, meta.end, style)
+  flame: (rendered, meta, style) => renderFlameSummary(rendered, meta.end, style),
+  heap: (rendered, meta, style) => renderHeapRunSummary(rendered, meta.end, style)
 }
 
 /**

@@ -8,7 +8,8 @@ import { readMeta } from '../run-folder.js'
  * @type {Record<string, (folder: string) => Promise<unknown>>}
  */
 const RENDERERS = {
-  flame: async (folder) => (await import('./flame-report.js')).renderFlameFolder(folder)
+  flame: async (folder) => (await import('./flame-report.js')).renderFlameFolder(folder),
+  heap: async (folder) => (await import('./heap-report.js')).renderHeapFolder(folder)
 }
 
 /**

@@ -86,23 +86,19 @@ function isVariable (s, e) {
  * @param {import('./snapshot.js').HeapSnapshot} s @param {number} e
  */
 function collectionKind (s, e) {
-  let from = edgeSource(s, e)
-  let owner = s.name(from)
+  const from = edgeSource(s, e)
   const type = s.edgeType[e]
-  if (type === s.edges.internal || (type === s.edges.element && s.nodeType[from] !== s.types.object)) {
-    // Through a backing store: name the object that owns it.
-    const holder = ownerOf(s, from)
-    if (holder !== -1) {
-      from = holder
-      owner = s.name(holder)
-    }
+  if (s.nodeType[from] === s.types.object) {
+    const name = s.name(from)
+    if (name === 'Array') return 'array items'
+    return type === s.edges.element ? 'items' : 'properties'
   }
-  if (owner === 'Map' || owner === 'WeakMap') return `${owner} entries`
-  if (owner === 'Set' || owner === 'WeakSet') return `${owner} entries`
-  if (owner === 'Array') return 'array items'
-  if (type === s.edges.element) return s.nodeType[from] === s.types.object ? 'items' : 'properties'
-  if (type === s.edges.property) return 'properties'
-  return ''
+  // Through a backing store (a Map's table, an object's properties or elements): name the object that owns it.
+  const owner = ownerOf(s, from)
+  const name = owner === -1 ? '' : s.name(owner)
+  if (['Map', 'WeakMap', 'Set', 'WeakSet'].includes(name)) return `${name} entries`
+  if (name === 'Array') return 'array items'
+  return s.name(from) === '(object elements)' ? 'items' : 'properties'
 }
 
 /**

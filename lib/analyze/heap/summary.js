@@ -99,7 +99,9 @@ function sortByKey (order, keys) {
     order.sort((a, b) => keys[a] - keys[b])
     return
   }
+  /** @type {Uint32Array} */
   let from = order
+  /** @type {Uint32Array} */
   let to = new Uint32Array(order.length)
   for (const shift of [0, 16]) {
     const starts = new Uint32Array(65537)
