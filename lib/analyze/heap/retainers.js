@@ -8,6 +8,8 @@ const MAX_WALKED = 20_000
 const SAMPLES = 5
 /** Paths kept per class. */
 const PATHS = 3
+/** An object with more edges than this is taken for a dictionary: its keys part objects held the same way. */
+const DICTIONARY_EDGES = 64
 
 /**
  * The objects of a class that grew, held the same way, as one path with a
@@ -79,14 +81,21 @@ export function classRetainers (s, summary, dom, tree, mask, classes, sources) {
 
 /**
  * A path's shape: its edges and classes, with indexes and keys left out
- * where they part objects held the same way.
+ * where they part objects held the same way: element indexes, and the
+ * property names of an object used as a dictionary (one with more than
+ * DICTIONARY_EDGES edges).
  * @param {import('./snapshot.js').HeapSnapshot} s @param {number[]} edges
  */
 function shapeOf (s, edges) {
   let key = ''
   for (const e of edges) {
     const type = s.edgeType[e]
-    const label = type === s.edges.element || type === s.edges.hidden || (type === s.edges.internal && /^\d+$/.test(s.edgeLabel(e))) ? '#' : s.edgeLabel(e)
+    let label = s.edgeLabel(e)
+    if (type === s.edges.element || type === s.edges.hidden || (type === s.edges.internal && /^\d+$/.test(label))) label = '#'
+    else if (type === s.edges.property) {
+      const from = edgeSource(s, e)
+      if (s.firstEdge[from + 1] - s.firstEdge[from] > DICTIONARY_EDGES) label = '#'
+    }
     key += `${type}:${label}>${s.className(s.classKey(s.edgeTo[e]))}|`
   }
   return key
