@@ -4,7 +4,7 @@
  * listeners named by their event.
  */
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -69,4 +69,30 @@ test('a listener leak is named by the emitter\'s variable and the event', async 
   assert.ok(also.includes('(closure)') && also.includes('Object'), also.join(', '))
   const listener = leak.path.find((/** @type {any} */ step) => step.to === '(closure)' && step.location === 'config-listeners.js:21')
   assert.ok(listener, 'the path names the listener with its line')
+})
+
+test('without a load: a snapshot before the first line and one at exit, for an app that ends by itself', async () => {
+  const run = await heap(['--', 'node', fileURLToPath(new URL('../fixtures/apps/heap-jobs.cjs', import.meta.url))])
+  assert.equal(run.code, 0, run.stderr)
+  assert.deepEqual(run.json.snapshots.map((/** @type {any} */ s) => s.label), ['start', 'end'])
+  assert.equal(run.json.end.how, 'exited on its own with code 0')
+  const [leak] = run.json.leaks
+  assert.equal(leak.constructor, 'Job')
+  assert.equal(leak.countDelta, 5000)
+  assert.equal(leak.holder, '`done` array items')
+})
+
+test('--sampling: the allocations by stack, as a flamegraph in bytes and a .heapprofile for DevTools', async () => {
+  const run = await heap(['--sampling', '--sampling-interval', '1024', '--load', LOAD, '--', 'node', 'name-server.js'])
+  assert.equal(run.code, 0, run.stderr)
+  assert.ok(run.json.allocations.length > 0)
+  assert.ok(run.json.allocations.every((/** @type {any} */ f) => f.bytes > 0))
+  const raw = readdirSync(join(run.folder, 'raw'))
+  const profile = raw.find((f) => f.endsWith('.heap.heapprofile'))
+  assert.ok(profile, raw.join(' '))
+  const html = readFileSync(join(run.folder, 'allocations.html'), 'utf8')
+  const data = JSON.parse(/** @type {string} */ (/<script type="application\/json" id="[^"]*">([^<]*)<\/script>/.exec(html)?.[1]))
+  assert.equal(data.meta.unit, 'bytes')
+  const names = data.frames.name.map((/** @type {number} */ i) => data.strings[i])
+  assert.ok(names.includes('createName'), 'the app\'s own function that allocates the names is in the graph')
 })

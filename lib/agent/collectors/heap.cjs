@@ -3,10 +3,12 @@
  * The heap collector (`dyno heap`), driven through the worker's inspector
  * session to the main thread:
  * - heap snapshots, each after a full GC, when dyno asks (before the load
- *   and after each round of it) or, with `atStart`/`atEnd`, when observing
- *   starts and ends. Chunks go to the file as V8 hands them over, so a
- *   snapshot never sits whole in memory. The app is paused meanwhile: how
- *   long is recorded.
+ *   and after each round of it). Chunks go to the file as V8 hands them
+ *   over, so a snapshot never sits whole in memory. The app is paused
+ *   meanwhile: how long is recorded.
+ * - with `atStart`/`atEnd` (no load to wait for): a snapshot before the
+ *   app's first line and one as it exits, taken on the main thread itself,
+ *   since an exiting process answers no inspector request.
  * - V8's sampling heap profiler, between dyno's 'start-sampling' and
  *   'stop-sampling' (or the end).
  *
@@ -16,6 +18,24 @@
  */
 const fs = require('node:fs')
 const path = require('node:path')
+const v8 = require('node:v8')
+
+/** @param {import('../collectors.cjs').MainContext} context */
+function main (context) {
+  const options = context.options || {}
+  let n = 0
+  const snapshot = (/** @type {string} */ label) => {
+    try {
+      const name = `${context.pid}.heap.${n++}.heapsnapshot`
+      const startedAt = now()
+      v8.writeHeapSnapshot(path.join(context.dir, name))
+      const record = { n: n - 1, label, file: name, startedAt, gcMs: 0, ms: now() - startedAt, bytes: fs.statSync(path.join(context.dir, name)).size }
+      fs.appendFileSync(path.join(context.dir, `${context.pid}.heap.snapshots.jsonl`), JSON.stringify(record) + '\n')
+    } catch {}
+  }
+  if (options.atStart) snapshot('start')
+  if (options.atEnd) process.on('exit', () => snapshot('end'))
+}
 
 /** @param {import('../collectors.cjs').WorkerContext} context */
 function worker (context) {
@@ -90,7 +110,7 @@ function worker (context) {
     return { error: `unknown action ${command.action}` }
   }))
 
-  const ready = options.atStart ? enqueue(() => snapshot('start')).catch(() => {}) : options.sampling ? enqueue(() => startSampling(Number(options.intervalBytes) || 32768)).catch(() => {}) : undefined
+  const ready = options.sampling ? enqueue(() => startSampling(Number(options.intervalBytes) || 32768)).catch(() => {}) : undefined
 
   return {
     ready,
@@ -99,7 +119,6 @@ function worker (context) {
         if (ended) return
         try {
           if (sampling) await stopSampling()
-          if (options.atEnd) await snapshot('end')
         } catch {}
         ended = true
       })
@@ -111,4 +130,4 @@ function now () {
   return performance.timeOrigin + performance.now()
 }
 
-module.exports = { worker }
+module.exports = { main, worker }

@@ -22,10 +22,15 @@ export const NOISE_OBJECTS = 100
 /** Classes of V8's own making: code, maps, feedback. The app does not hold them itself. */
 const RUNTIME = /^\((compiled code|system|object shape|synthetic|hidden)\)$|^system \//
 
+/** With two snapshots only, a class must also grow by this share of what it had (code loaded between them adds some of everything). */
+export const NOISE_SHARE = 0.05
+
 /**
  * Classes that grew in every interval between snapshots, by at least
  * NOISE_OBJECTS each time: a one-off warm-up (caches filled, code compiled
- * during the first round) stops growing in the next.
+ * during the first round) stops growing in the next. Two snapshots have one
+ * interval, which cannot tell warm-up from growth: there a class must also
+ * grow by NOISE_SHARE of its count.
  * @param {import('./compare.js').ComparisonRow[]} rows
  * @param {Map<string, number[]>} countsByClass each class's count in every snapshot
  * @returns {string[]} class names, largest size growth first
@@ -35,7 +40,7 @@ export function growingClasses (rows, countsByClass) {
     if (RUNTIME.test(row.name) || row.countDelta < NOISE_OBJECTS) return false
     const counts = countsByClass.get(row.name) ?? []
     for (let i = 1; i < counts.length; i++) if (counts[i] - counts[i - 1] < NOISE_OBJECTS) return false
-    return true
+    return counts.length > 2 || row.countDelta >= NOISE_SHARE * row.countBefore
   }).map((row) => row.name)
 }
 
