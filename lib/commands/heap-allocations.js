@@ -37,6 +37,7 @@ export function renderAllocationFolder (folder, path) {
     }
   })
   data.meta.unit = 'bytes'
+  if (meta.loadWindow) data.meta.durationMs = meta.loadWindow.endMs - meta.loadWindow.startMs
   const html = join(folder, ALLOCATIONS_HTML)
   writeFileSync(html, renderFlameHtml(data))
   const top = hotFunctions(data, 10).map((f) => ({ name: f.name, location: f.location, category: f.category, bytes: f.selfSamples, percent: f.selfPercent }))
