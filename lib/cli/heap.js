@@ -71,7 +71,7 @@ export async function run (argv, io) {
       cwd: io.cwd,
       env: io.env,
       signal: interrupt.signal,
-      onEvent: (event) => event.type === 'status' ? io.stderr.write(style.dim(`dyno: ${event.message}`) + '\n') : printer.onEvent(event)
+      onEvent: (event) => event.type === 'status' ? status(io, event.message) : printer.onEvent(event)
     })
   } finally {
     printer.done()
@@ -98,9 +98,17 @@ async function runDiff (argv, io) {
   const { result, exitCode } = await runHeapDiff({ files: positionals, out: values.out }, {
     cwd: io.cwd,
     env: io.env,
-    onEvent: (event) => { if (event.type === 'status') io.stderr.write(style.dim(`dyno: ${event.message}`) + '\n') }
+    onEvent: (event) => { if (event.type === 'status') status(io, event.message) }
   })
   if (values.json) io.stdout.write(JSON.stringify(heapJson(result.folder, result.rendered, null), null, 2) + '\n')
   else io.stdout.write(renderHeapRunSummary(result.rendered, null, style))
   return exitCode
+}
+
+/**
+ * What a long step is doing, on a terminal only (a log or a pipe gets the result alone).
+ * @param {import('./io.js').IO} io @param {string} message
+ */
+function status (io, message) {
+  if (io.stderr.isTTY) io.stderr.write(createStyle(io.stderr).dim(`dyno: ${message}`) + '\n')
 }

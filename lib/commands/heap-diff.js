@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs'
+import { rmSync, statSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { usageError } from '../errors.js'
 import { createRunFolder, writeMeta } from '../run-folder.js'
@@ -45,6 +45,12 @@ export async function runHeapDiff (options, io) {
     threads: 0,
     end: null
   })
-  const rendered = await renderHeapFolder(folder, { onProgress: (message) => io.onEvent?.({ type: 'status', message }) })
-  return { result: { folder, rendered }, exitCode: 0 }
+  try {
+    const rendered = await renderHeapFolder(folder, { onProgress: (message) => io.onEvent?.({ type: 'status', message }) })
+    return { result: { folder, rendered }, exitCode: 0 }
+  } catch (err) {
+    // Nothing came of it: no folder left behind.
+    rmSync(folder, { recursive: true, force: true })
+    throw err
+  }
 }
