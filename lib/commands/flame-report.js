@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { buildFlameData } from '../analyze/build-flame-data.js'
 import { toCollapsed } from '../analyze/collapsed.js'
@@ -11,9 +11,7 @@ import { TIERS } from '../analyze/flame-data.js'
 import { usageError } from '../errors.js'
 import { renderFlameHtml } from '../report/flame-html.js'
 import { readJson, readMeta } from '../run-folder.js'
-
-/** Source files larger than this are not embedded in the report. */
-const MAX_SOURCE_BYTES = 1024 * 1024
+import { readSource } from './read-source.js'
 
 export const FILES = {
   meta: 'meta.json',
@@ -109,14 +107,4 @@ function readScripts (folder) {
     if (text) scripts.set(url, scriptExtents(text, functions))
   }
   return scripts
-}
-
-/** @param {string} path */
-function readSource (path) {
-  try {
-    if (statSync(path).size > MAX_SOURCE_BYTES) return null
-    return readFileSync(path, 'utf8')
-  } catch {
-    return null
-  }
 }

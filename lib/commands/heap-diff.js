@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { usageError } from '../errors.js'
-import { createRunFolder, writeMeta } from '../run-folder.js'
+import { createRunFolder, fileRunMeta, writeMeta } from '../run-folder.js'
 import { renderHeapFolder } from './heap-report.js'
 
 /**
@@ -24,27 +24,12 @@ export async function runHeapDiff (options, io) {
     if (!isFile) throw usageError('DYNO_BAD_FILE', `no such file: ${options.files[i]}`)
   }
   const folder = createRunFolder(resolve(io.cwd, options.out), 'heap')
-  const now = new Date().toISOString()
-  writeMeta(folder, {
-    schemaVersion: 2,
-    kind: 'heap',
+  writeMeta(folder, fileRunMeta('heap', {
     title: files.map((file) => basename(file)).join(' → '),
-    target: null,
     source: files[0],
     cwd: io.cwd,
-    node: null,
-    v8: null,
-    startedAt: now,
-    finishedAt: now,
-    options: { sampling: false, snapshots: files, timings: [], heapprofile: null },
-    load: null,
-    loadWindow: null,
-    onPort: null,
-    process: null,
-    processes: 0,
-    threads: 0,
-    end: null
-  })
+    options: { sampling: false, snapshots: files, timings: [], heapprofile: null }
+  }))
   try {
     const rendered = await renderHeapFolder(folder, { onProgress: (message) => io.onEvent?.({ type: 'status', message }) })
     return { result: { folder, rendered }, exitCode: 0 }

@@ -1,13 +1,11 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
 import { analyzeHeap } from '../analyze/heap/analyze.js'
 import { usageError } from '../errors.js'
 import { renderHeapHtml } from '../report/heap-html.js'
 import { readMeta, writeJson } from '../run-folder.js'
 import { renderAllocationFolder } from './heap-allocations.js'
-
-/** Source files larger than this are not read for declarations. */
-const MAX_SOURCE_BYTES = 4 * 1024 * 1024
+import { readSource } from './read-source.js'
 
 export const HEAP_FILES = {
   analysis: 'heap.json',
@@ -51,14 +49,4 @@ export async function renderHeapFolder (folder, options = {}) {
   writeJson(folder, HEAP_FILES.analysis, analysis)
   writeFileSync(join(folder, HEAP_FILES.html), renderHeapHtml({ title: meta.title, startedAt: meta.startedAt, node: meta.node, analysis, timings }))
   return { kind: /** @type {const} */ ('snapshots'), meta, analysis, timings, html: join(folder, HEAP_FILES.html) }
-}
-
-/** @param {string} path */
-function readSource (path) {
-  try {
-    if (statSync(path).size > MAX_SOURCE_BYTES) return null
-    return readFileSync(path, 'utf8')
-  } catch {
-    return null
-  }
 }
