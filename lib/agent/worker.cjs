@@ -8,14 +8,13 @@
  * Files, in `<runDir>/raw/`: `<pid>.end.json` (how observing ended) and what
  * each collector writes as `<pid>.<collector>.*`.
  */
-const fs = require('node:fs')
-const path = require('node:path')
 const { BroadcastChannel, parentPort, workerData } = require('node:worker_threads')
 const { connectChannel } = require('./channel.cjs')
 const { loadCollector } = require('./collectors.cjs')
 const { InspectorSession } = require('./inspector-session.cjs')
 const { STARTED, ENDED } = require('./main-thread.cjs')
 const { threadChannelName } = require('./thread.cjs')
+const { unitWriter } = require('./unit-files.cjs')
 
 /** How long the app's worker threads may take to write when observing ends. */
 const THREAD_STOP_MS = 3000
@@ -23,21 +22,7 @@ const THREAD_STOP_MS = 3000
 const { dir, pid, flags, socketPath } = workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 
-/**
- * @param {string} name
- * @param {string} text
- * @param {boolean} [append]
- */
-function write (name, text, append = false) {
-  try {
-    if (append) fs.appendFileSync(path.join(dir, `${pid}.${name}`), text)
-    else fs.writeFileSync(path.join(dir, `${pid}.${name}`), text)
-    return true
-  } catch {
-    // The run folder went away: nothing more to write into.
-    return false
-  }
-}
+const write = unitWriter(dir, String(pid))
 
 /** @type {InspectorSession | null} */
 let session = null

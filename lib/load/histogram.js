@@ -31,6 +31,7 @@ export class LatencyRecorder {
     this.counts = new Float64Array(COUNTS_LENGTH)
     this.total = 0
     /** Exact, where the buckets keep three significant digits. */
+    this.min = Infinity
     this.max = 0
   }
 
@@ -38,6 +39,7 @@ export class LatencyRecorder {
   record (us) {
     const v = us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us)
     if (v > this.max) this.max = v
+    if (v < this.min) this.min = v
     const bucket = (32 - Math.clz32(v | SUB_BUCKET_MASK)) - (SUB_BUCKET_HALF_COUNT_MAGNITUDE + 1)
     const sub = v >>> bucket
     this.counts[((bucket + 1) << SUB_BUCKET_HALF_COUNT_MAGNITUDE) + (sub - SUB_BUCKET_HALF_COUNT)]++
