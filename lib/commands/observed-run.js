@@ -5,6 +5,8 @@ import { notNode } from '../observe/app.js'
 import { describeOnPortFailure } from '../observe/on-port.js'
 import { observe } from '../observe/observe.js'
 import { chooseProcess } from '../observe/processes.js'
+import { loadVerdict } from '../load/verdict.js'
+import { displayUrl } from '../load/options.js'
 import { createRunFolder, writeMeta } from '../run-folder.js'
 import { observeHooks, signalExitCode } from './io.js'
 
@@ -85,7 +87,7 @@ export async function observeRun (kind, options, io, how) {
     v8: chosen.info?.v8 ?? null,
     startedAt,
     finishedAt: new Date().toISOString(),
-    options: { ...how.options, load: options.load ? options.load.url : null, onPort: options.onPort },
+    options: { ...how.options, load: options.load ? displayUrl(options.load.url) : null, onPort: options.onPort },
     load: observed.load,
     loadWindow: observed.loadWindow,
     onPort: observed.onPort ? { command: observed.onPort.command, code: observed.onPort.code, signal: observed.onPort.signal, failed: observed.onPort.failed } : null,
@@ -106,6 +108,14 @@ export async function observeRun (kind, options, io, how) {
 function runFailure (observed) {
   if (observed.failure) {
     return observed.failure instanceof DynoError ? observed.failure : targetError('DYNO_LOAD_FAILED', `the load failed: ${/** @type {Error} */ (observed.failure).message}`)
+  }
+  if (observed.load && !observed.interrupted) {
+    // The load judged as dyno load judges it: a target that answered nothing failed.
+    const verdict = loadVerdict(observed.load)
+    if (verdict.message) {
+      const failure = observed.load.failure
+      return failure ? new DynoError(failure.code, verdict.message, { exitCode: failure.exitCode }) : targetError('DYNO_LOAD_FAILED', verdict.message)
+    }
   }
   const onPort = observed.onPort
   if (onPort?.failed) {
