@@ -15,12 +15,14 @@ class InSet { constructor (i) { this.i = i } }
 class InArray { constructor (i) { this.i = i } }
 class InKeys { constructor (i) { this.i = i } }
 class InListener { constructor (i) { this.i = i } }
+class InChain { constructor (i) { this.i = i } }
 const byId = new Map()
 const seen = new Set()
 const queue = []
 const cache = {}
 const hub = new EventEmitter()
 hub.setMaxListeners(0)
+const app = { state: { sessions: new Map() } }
 function add (i) {
   byId.set('k' + i, new InMap(i))
   seen.add(new InSet(i))
@@ -28,8 +30,9 @@ function add (i) {
   cache['key' + i] = new InKeys(i)
   const listener = new InListener(i)
   hub.on('tick', () => listener.i)
+  app.state.sessions.set(i, new InChain(i))
 }
-globalThis.keep = () => [byId, seen, queue, cache, hub]
+globalThis.keep = () => [byId, seen, queue, cache, hub, app]
 module.exports = { add }
 `
 
@@ -45,11 +48,12 @@ test('Map and Set entries, array items, keys and listeners, each by its variable
   const { leaks } = await analyzeHeap([before, after], { cwd: dirname(before), readSource: (path) => path.includes('dyno-holders-') ? APP : null })
   const held = Object.fromEntries(leaks.map((leak) => [leak.constructor, `${leak.holder} (${String(leak.location).replace(/^.*dyno-holders-\d+\.js/, 'app.js')})`]))
   assert.deepEqual(held, {
-    InMap: '`byId` Map entries (app.js:7)',
-    InSet: '`seen` Set entries (app.js:8)',
-    InArray: '`queue` array items (app.js:9)',
-    InKeys: '`cache` properties (app.js:10)',
-    InListener: '`hub` listeners for \'tick\' (app.js:11)'
+    InMap: '`byId` Map entries (app.js:8)',
+    InSet: '`seen` Set entries (app.js:9)',
+    InArray: '`queue` array items (app.js:10)',
+    InKeys: '`cache` properties (app.js:11)',
+    InListener: '`hub` listeners for \'tick\' (app.js:12)',
+    InChain: '`app.state.sessions` Map entries (app.js:14)'
   })
   for (const leak of leaks) assert.equal(leak.countDelta, 400)
 })

@@ -37,34 +37,25 @@ export function describeHolder (s, edges, fanOut, sources) {
       break
     }
   }
-  const parts = []
+  // Property names stay with the variable (`app.cache`); an emitter's listeners read as a phrase.
+  let chain = ''
+  const phrases = []
   for (let i = anchor + 1; i < end; i++) {
     const e = edges[i]
     if (s.edgeType[e] !== s.edges.property) continue
     const name = s.edgeLabel(e)
     if (name === '_events' && i + 1 < end && s.edgeType[edges[i + 1]] === s.edges.property) {
-      parts.push(` listeners for '${s.edgeLabel(edges[i + 1])}'`)
-      i++
+      phrases.push(`listeners for '${s.edgeLabel(edges[++i])}'`)
     } else if (name !== '__proto__') {
-      parts.push(/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`)
+      chain += /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`
     }
   }
-  const listeners = parts.some((p) => p.startsWith(' listeners'))
-  const kind = end < edges.length && !listeners ? collectionKind(s, edges[end]) : ''
+  if (phrases.length === 0 && end < edges.length) phrases.push(collectionKind(s, edges[end]))
   const variable = anchor >= 0 ? s.edgeLabel(edges[anchor]) : ''
-  const via = (parts.join('') + (kind ? ` ${kind}` : '')).trim()
+  const via = phrases.filter(Boolean).join(' ')
   const location = anchor >= 0 ? variableLocation(s, edges, anchor, sources) : null
-  const head = variable ? `\`${variable}${parts.length > 0 && parts[0].startsWith('.') ? '' : '`'}` : ''
-  let text
-  if (variable && parts.length > 0 && parts[0].startsWith('.')) {
-    // `app.cache` Map entries: the property chain stays inside the quotes.
-    const chain = parts.filter((p) => !p.startsWith(' ')).join('')
-    const rest = parts.filter((p) => p.startsWith(' ')).join('')
-    text = `\`${variable}${chain}\`${rest}${kind ? ` ${kind}` : ''}`
-  } else {
-    text = `${head} ${via}`.trim()
-  }
-  if (!text) text = fallbackText(s, edges)
+  const named = variable ? `\`${variable}${chain}\`` : fallbackText(s, edges.slice(0, end))
+  const text = `${named} ${via}`.trim()
   return { variable, via, location, text }
 }
 
