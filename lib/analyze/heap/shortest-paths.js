@@ -93,7 +93,7 @@ export function edgeSource (s, edge) {
     if (first[mid] <= edge) lo = mid
     else hi = mid - 1
   }
-  // Nodes without edges share their first edge with the next: take the last such.
+  // The last node whose edges start at or before it: one without edges starts where the next does.
   return lo
 }
 
