@@ -49,7 +49,8 @@ export async function runHeap (options, io) {
   if (!enough) {
     const what = options.sampling ? 'its allocation profile' : 'two heap snapshots'
     const failure = run.failure ?? targetError('DYNO_NO_SNAPSHOT', `the app ${run.end.how} before dyno had ${what}`)
-    return { result: { ...base, rendered: null, failure }, exitCode: run.failure ? run.exitCode : 1 }
+    // Stopped by Ctrl-C before the second snapshot: the run's own exit code (130) says so.
+    return { result: { ...base, rendered: null, failure }, exitCode: run.failure || run.observed.interrupted ? run.exitCode : 1 }
   }
   const rendered = await renderHeapFolder(run.folder, { onProgress: status })
   return { result: { ...base, rendered, failure: run.failure }, exitCode: run.exitCode }
