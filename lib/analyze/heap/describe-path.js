@@ -85,7 +85,7 @@ function collectionKind (s, e) {
     return type === s.edges.element ? 'items' : 'properties'
   }
   // Through a backing store (a Map's table, an object's properties or elements): name the object that owns it.
-  const owner = ownerOf(s, from)
+  const owner = internalHolder(s, from, s.types.object)
   const name = owner === -1 ? '' : s.name(owner)
   if (['Map', 'WeakMap', 'Set', 'WeakSet'].includes(name)) return `${name} entries`
   if (name === 'Array') return 'array items'
@@ -93,12 +93,14 @@ function collectionKind (s, e) {
 }
 
 /**
- * The object whose backing store (table, properties, elements) `node` is.
- * @param {import('./snapshot.js').HeapSnapshot} s @param {number} node
+ * The first node of the given type that holds `node` by an internal edge:
+ * the object whose backing store (table, properties, elements) it is, or
+ * a closure whose scope it is.
+ * @param {import('./snapshot.js').HeapSnapshot} s @param {number} node @param {number} type
  */
-function ownerOf (s, node) {
+function internalHolder (s, node, type) {
   for (let v = 0; v < s.nodeCount; v++) {
-    if (s.nodeType[v] !== s.types.object) continue
+    if (s.nodeType[v] !== type) continue
     for (let e = s.firstEdge[v]; e < s.firstEdge[v + 1]; e++) {
       if (s.edgeTo[e] === node && s.edgeType[e] === s.edges.internal) return v
     }
@@ -137,22 +139,19 @@ function variableLocation (s, edges, anchor, sources) {
 }
 
 /**
- * A closure whose scope holds `context`: the one on the path if there is,
- * else any.
+ * A closure whose scope holds `context`: the one the path comes through
+ * (closure → context → previous… → context), else any.
  * @param {import('./snapshot.js').HeapSnapshot} s @param {number[]} edges @param {number} anchor @param {number} context
  */
 function closureOf (s, edges, anchor, context) {
   for (let i = anchor - 1; i >= 0; i--) {
-    const v = s.edgeTo[edges[i]]
-    if (s.nodeType[v] === s.types.closure) return v
+    const e = edges[i]
+    const label = s.edgeLabel(e)
+    if (s.edgeType[e] !== s.edges.internal || (label !== 'context' && label !== 'previous')) break
+    const from = edgeSource(s, e)
+    if (s.nodeType[from] === s.types.closure) return from
   }
-  for (let v = 0; v < s.nodeCount; v++) {
-    if (s.nodeType[v] !== s.types.closure) continue
-    for (let e = s.firstEdge[v]; e < s.firstEdge[v + 1]; e++) {
-      if (s.edgeTo[e] === context && s.edgeType[e] === s.edges.internal) return v
-    }
-  }
-  return -1
+  return internalHolder(s, context, s.types.closure)
 }
 
 /** @param {import('./snapshot.js').HeapSnapshot} s @param {number[]} edges */
