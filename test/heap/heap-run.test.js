@@ -96,3 +96,12 @@ test('--sampling: the allocations by stack, as a flamegraph in bytes and a .heap
   const names = data.frames.name.map((/** @type {number} */ i) => data.strings[i])
   assert.ok(names.includes('createName'), 'the app\'s own function that allocates the names is in the graph')
 })
+
+test('--sampling on an app that exits by itself still writes its allocations', async () => {
+  const run = await heap(['--sampling', '--sampling-interval', '512', '--', 'node', fileURLToPath(new URL('../fixtures/apps/heap-jobs.cjs', import.meta.url))])
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(run.json.end.how, 'exited on its own with code 0')
+  assert.ok(run.json.allocations.length > 0)
+  assert.ok(readdirSync(join(run.folder, 'raw')).some((f) => f.endsWith('.heap.heapprofile')))
+  assert.ok(existsSync(join(run.folder, 'allocations.html')))
+})
