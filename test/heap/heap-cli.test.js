@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { runDyno } from '../helpers/cli.js'
-import { takeSnapshots } from '../helpers/heap-snapshots.js'
+import { takeSnapshots, tempDir } from '../helpers/heap-snapshots.js'
 
-const cwd = mkdtempSync(join(tmpdir(), 'dyno-heap-cli-'))
+const cwd = tempDir('dyno-heap-cli-')
 
 /** @param {string[]} args */
 const dyno = (args) => runDyno(args, { cwd, timeout: 60_000 })

@@ -4,14 +4,13 @@
  * opening onto its objects and paths, search by name.
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { test } from 'node:test'
 import { runHeapDiff } from '../../lib/commands/heap-diff.js'
 import { reportViewerForTests } from '../helpers/browser.js'
-import { takeSnapshots } from '../helpers/heap-snapshots.js'
+import { takeSnapshots, tempDir } from '../helpers/heap-snapshots.js'
 import { textOf } from '../helpers/report-page.js'
 
 const HOSTILE = '</script><img src=x onerror=alert(1)>'
@@ -23,7 +22,7 @@ snapshot()
 for (let i = 0; i < 300; i++) store[${JSON.stringify(HOSTILE)} + i] = new Hostile(i)
 snapshot()
 `)
-const out = mkdtempSync(join(tmpdir(), 'dyno-heap-report-'))
+const out = tempDir('dyno-heap-report-')
 const { result } = await runHeapDiff({ files: [before, after], out }, { cwd: out, env: process.env })
 const url = pathToFileURL(join(result.folder, 'report.html')).href
 const viewer = reportViewerForTests()

@@ -4,19 +4,19 @@
  * listeners named by their event.
  */
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { runDyno } from '../helpers/cli.js'
+import { tempDir } from '../helpers/heap-snapshots.js'
 
 const examples = fileURLToPath(new URL('../../examples/heap/', import.meta.url))
 const LOAD = '-c 10 -a 3000 http://127.0.0.1:$PORT/'
 
 /** @param {string[]} args */
 async function heap (args) {
-  const out = mkdtempSync(join(tmpdir(), 'dyno-heap-run-'))
+  const out = tempDir('dyno-heap-run-')
   const run = await runDyno(['heap', '--out', out, '--json', ...args], { cwd: examples, timeout: 180_000 })
   const folders = existsSync(out) ? readdirSync(out) : []
   // The app's own output shares stdout; dyno's JSON comes last.

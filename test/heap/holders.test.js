@@ -41,6 +41,7 @@ test('Map and Set entries, array items, keys and listeners, each by its variable
     const file = require('path').join(require('os').tmpdir(), 'dyno-holders-' + process.pid + '.js')
     require('fs').writeFileSync(file, ${JSON.stringify(APP)})
     const { add } = require(file)
+    require('fs').rmSync(file)
     snapshot()
     for (let i = 0; i < 400; i++) add(i)
     snapshot()

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,13 +13,24 @@ export function nodeBinaries () {
 }
 
 /**
+ * A temporary folder, removed when the test process exits: snapshots and
+ * run folders weigh megabytes.
+ * @param {string} prefix
+ */
+export function tempDir (prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/**
  * Runs `script` (CommonJS source) in a child Node.js, where `snapshot()`
  * writes the next heap snapshot of it; returns their paths, in order.
  * @param {string} script
  * @param {string} [node]
  */
 export function takeSnapshots (script, node = process.execPath) {
-  const dir = mkdtempSync(join(tmpdir(), 'dyno-heap-'))
+  const dir = tempDir('dyno-heap-')
   const preamble = `let taken = 0; const snapshot = () => require('v8').writeHeapSnapshot(require('path').join(${JSON.stringify(dir)}, 'snap-' + (taken++) + '.heapsnapshot'));\n`
   const run = spawnSync(node, ['-e', preamble + script], { encoding: 'utf8' })
   if (run.status !== 0) throw new Error(`the snapshot script failed: ${run.stderr}`)
