@@ -46,7 +46,10 @@ const diffCommand = {
   name: 'heap diff',
   usage: 'dyno heap diff <a.heapsnapshot> <b.heapsnapshot> [<c.heapsnapshot>]',
   summary: 'Compare heap snapshots taken elsewhere, oldest first.',
-  flags: [OBSERVING_FLAGS.find((f) => f.name === 'out') ?? JSON_FLAG, JSON_FLAG],
+  flags: [
+    { name: 'out', type: 'string', default: '.dyno', placeholder: 'folder', description: 'where run folders go' },
+    JSON_FLAG
+  ],
   examples: ['dyno heap diff before.heapsnapshot after.heapsnapshot']
 }
 
