@@ -26,7 +26,7 @@ export function renderAllocationFolder (folder, path) {
   }
   const why = whyNotHeapProfile(profile)
   if (why) throw usageError('DYNO_BAD_RUN_FOLDER', `${path} is not a sampling heap profile: ${why}`)
-  const data = buildFlameData(heapProfileAsCpuProfile(profile), {
+  const { data } = buildFlameData(heapProfileAsCpuProfile(profile), {
     title: `${meta.title} (allocations)`,
     cwd: meta.cwd ?? dirname(folder),
     meta: {

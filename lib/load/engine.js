@@ -49,6 +49,7 @@ const OPEN_BATCH = 256
  * @property {number} responses in total so far
  * @property {number} errors in total so far
  * @property {number} lastSecondResponses
+ * @property {import('./histogram.js').IntervalLatency | null} lastSecondLatency
  */
 
 /**
@@ -271,7 +272,8 @@ export class LoadEngine {
       elapsedMs: now - this.startTime,
       responses: this.responses,
       errors: this.errorCount,
-      lastSecondResponses: responses
+      lastSecondResponses: responses,
+      lastSecondLatency: this.latency.takeInterval()
     })
   }
 

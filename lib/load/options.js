@@ -57,6 +57,7 @@ export const DEFAULTS = Object.freeze({
  * @property {number} errors so far
  * @property {number} amount requested total, or Infinity
  * @property {number} lastSecond responses in the last second
+ * @property {import('./histogram.js').IntervalLatency | null} [lastSecondLatency] their latency (ms): median, 99th percentile, max
  */
 
 /**

@@ -37,7 +37,8 @@ export async function load (options) {
     responses: tick.responses,
     errors: tick.errors,
     amount: resolved.amount,
-    lastSecond: tick.lastSecondResponses
+    lastSecond: tick.lastSecondResponses,
+    lastSecondLatency: tick.lastSecondLatency
   })
   const raw = resolved.workers > 0
     ? await runInWorkers(resolved, report, signal)
@@ -96,7 +97,8 @@ async function runInWorkers (options, report, signal) {
             elapsedMs: Math.max(sum.elapsedMs, t.elapsedMs),
             responses: sum.responses + t.responses,
             errors: sum.errors + t.errors,
-            lastSecondResponses: sum.lastSecondResponses + t.lastSecondResponses
+            lastSecondResponses: sum.lastSecondResponses + t.lastSecondResponses,
+            lastSecondLatency: mergeIntervals(sum.lastSecondLatency, t.lastSecondLatency)
           })))
           ticks.length = 0
         }
@@ -121,4 +123,17 @@ async function runInWorkers (options, report, signal) {
 /** @param {unknown} err */
 function firstLine (err) {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0]
+}
+
+/**
+ * The workers' last seconds as one, for the progress reports: the largest
+ * p99 and max (an upper bound where the exact value would need every
+ * histogram), and the median weighted by count.
+ * @param {import('./histogram.js').IntervalLatency | null} a
+ * @param {import('./histogram.js').IntervalLatency | null} b
+ */
+function mergeIntervals (a, b) {
+  if (!a || !b) return a ?? b
+  const count = a.count + b.count
+  return { count, p50: (a.p50 * a.count + b.p50 * b.count) / count, p99: Math.max(a.p99, b.p99), max: Math.max(a.max, b.max) }
 }

@@ -4,7 +4,7 @@ import { decimal } from './format.js'
 /**
  * The end of a flame run on the terminal: the hottest functions by self
  * time, how the app ended, and where the report is.
- * @param {{ hot: import('../analyze/hot-functions.js').HotFunction[], html: string, data: import('../analyze/flame-data.js').FlameData }} rendered
+ * @param {{ hot: import('../analyze/hot-functions.js').HotFunction[], html: string, data: import('../analyze/flame-data.js').FlameData, warnings?: string[] }} rendered
  * @param {{ how: string } | null} exit
  * @param {import('./style.js').Style} style
  */
@@ -25,6 +25,7 @@ export function renderFlameSummary (rendered, exit, style) {
     for (const r of rows) out.push(`  ${r[0].padStart(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padEnd(widths[2])}  ${style.dim(r[3])}`)
   }
   if (exit) out.push('', `The app ${exit.how}.`)
+  if (run.warnings?.length) out.push('', ...run.warnings.map((w) => style.yellow(`Warning: ${w}`)))
   out.push('', `Report: ${pathToFileURL(run.html).href}`)
   return out.join('\n') + '\n'
 }

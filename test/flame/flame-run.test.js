@@ -25,7 +25,7 @@ async function flame (/** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv
 /** @param {string} folder */
 function flameData (folder) {
   const html = readFileSync(join(folder, 'flamegraph.html'), 'utf8')
-  const json = /<script type="application\/json" id="[^"]*">([^<]*)<\/script>/.exec(html)?.[1]
+  const json = /<script type="application\/json" id="flame-data">([^<]*)<\/script>/.exec(html)?.[1]
   assert.ok(json, 'the report embeds its data')
   return /** @type {import('../../lib/analyze/flame-data.js').FlameData} */ (JSON.parse(json))
 }

@@ -1,10 +1,10 @@
 /* Frame colours: a warm heat ramp (0x-like), categories, and optimization tiers. */
 /* exported frameColors, inlinedTierColor, legendItems, isOptimized, isUnoptimized */
-/* global CATEGORY */
+/* global CATEGORY, FLAME_TABLES */
 
 /** @typedef {'heat' | 'category' | 'tier'} ColorMode */
 
-const TIER = { unknown: 0, interpreted: 1, baseline: 2, maglev: 3, turbofan: 4 }
+const TIER = FLAME_TABLES.tier
 const HEAT_STEPS = 24
 
 /**

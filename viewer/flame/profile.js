@@ -1,5 +1,5 @@
 /* Reads the FlameData embedded in the page into typed arrays. */
-/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, amountText */
+/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, FLAME_TABLES, amountText */
 /* global formatCount */
 
 /** @typedef {import('../../lib/analyze/flame-data.js').FlameData} FlameData */
@@ -7,8 +7,10 @@
 /** @typedef {Profile['frames']} Frames */
 /** @typedef {keyof typeof FILTERS} FilterName */
 
+/** FlameData's tables, name -> index, as lib/report/flame-html.js puts them in the page. */
+const FLAME_TABLES = /** @type {{ category: Record<string, number>, tier: Record<string, number> }} */ (JSON.parse(document.getElementById('flame-tables')?.textContent ?? ''))
 /** Indexes of FlameData's CATEGORIES (lib/analyze/flame-data.js). */
-const CATEGORY = { app: 0, deps: 1, core: 2, native: 3, gc: 4, program: 5 }
+const CATEGORY = FLAME_TABLES.category
 const TIER_NAMES = ['unknown', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'Turbofan']
 /**
  * Filter toggles and the categories each one hides. (program) goes with native: both are V8's own time.

@@ -12,6 +12,7 @@
  * @property {string | null} v8
  * @property {{ how: string, code: number | null, signal: string | null } | null} exit
  * @property {{ average: number, p50: number, p99: number, errors: number, non2xx: number } | null} [load]
+ * @property {string[]} [warnings] what the report could not do, and why
  */
 
 /** @param {RunFacts['exit']} exit */
@@ -46,6 +47,7 @@ function runFacts (run, own) {
     ['app', exitText(run.exit)]
   ]
   if (run.load) rows.push(['load', loadText(run.load)])
+  for (const warning of run.warnings || []) rows.push(['warning', warning])
   return rows
 }
 
