@@ -91,7 +91,7 @@ test('--sampling: the allocations by stack, as a flamegraph in bytes and a .heap
   const profile = raw.find((f) => f.endsWith('.heap.heapprofile'))
   assert.ok(profile, raw.join(' '))
   const html = readFileSync(join(run.folder, 'allocations.html'), 'utf8')
-  const data = JSON.parse(/** @type {string} */ (/<script type="application\/json" id="[^"]*">([^<]*)<\/script>/.exec(html)?.[1]))
+  const data = JSON.parse(/** @type {string} */ (/<script type="application\/json" id="flame-data">([^<]*)<\/script>/.exec(html)?.[1]))
   assert.equal(data.meta.unit, 'bytes')
   const names = data.frames.name.map((/** @type {number} */ i) => data.strings[i])
   assert.ok(names.includes('createName'), 'the app\'s own function that allocates the names is in the graph')
