@@ -28,6 +28,8 @@ const write = unitWriter(dir, String(pid))
 let session = null
 /** @type {Map<string, (message: unknown) => void>} */
 const fromMain = new Map()
+/** @type {Map<string, (command: any) => Promise<object>>} */
+const commandHandlers = new Map()
 let ended = false
 /** @type {{ name: string, message: string } | null} */
 let uncaught = null
@@ -36,7 +38,8 @@ let uncaught = null
 const channel = socketPath
   ? connectChannel(socketPath, {
     onStop: () => end('stopped', null).then(() => channel?.send({ type: 'stopped', pid })),
-    onClose: () => { end('channel-closed', null) }
+    onClose: () => { end('channel-closed', null) },
+    onCommand: (message) => answer(message)
   })
   : null
 
@@ -54,7 +57,8 @@ for (const [name, options] of Object.entries(workerData.collectors)) {
       append: (suffix, text) => write(`${name}.${suffix}`, text, true),
       session: () => (session ??= new InspectorSession()),
       send: (message) => channel?.send({ ...message, type: 'data', collector: name, pid }),
-      onMain: (listener) => { fromMain.set(name, listener) }
+      onMain: (listener) => { fromMain.set(name, listener) },
+      onCommand: (handler) => { commandHandlers.set(name, handler) }
     })
     running.push({ name, handle })
   } catch {}
@@ -98,6 +102,22 @@ async function end (how, code) {
   write('end.json', JSON.stringify({ how, code, uncaught, at: new Date().toISOString() }))
   // A session still connected at exit makes Node print that it waits for a debugger.
   session?.disconnect()
+}
+
+/**
+ * Runs a command dyno sent to one collector and sends back its reply, or
+ * the error, tagged with the command's id.
+ * @param {{ collector: string, id: number, command: unknown }} message
+ */
+async function answer (message) {
+  const handler = commandHandlers.get(message.collector)
+  let reply
+  try {
+    reply = handler && !ended ? await handler(message.command) : { error: ended ? 'observing has ended' : `no collector "${message.collector}" here` }
+  } catch (err) {
+    reply = { error: String(/** @type {Error} */ (err)?.message ?? err) }
+  }
+  channel?.send({ ...reply, type: 'data', collector: message.collector, pid, reply: message.id })
 }
 
 port.on('message', (/** @type {import('./protocol.cjs').MainMessage} */ message) => {

@@ -33,6 +33,8 @@ import { TIERS as V8_TIERS } from '../v8/tiers.js'
  * @property {FlameLoad | null} [load] the load that ran while profiling, when dyno ran one (optional)
  * @property {string[]} [warnings] what the report could not do, and why (a file of the run folder is missing)
  * @property {{ label: string, samples: number }[]} [units] the processes and threads profiled, when several were: each stands as a frame of category `unit` above its calls
+ * @property {'samples' | 'bytes'} [unit] what the counts in `nodes` are: CPU samples (by default), or bytes
+ *   allocated (an allocation profile)
  */
 
 /**

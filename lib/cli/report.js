@@ -2,6 +2,7 @@ import { runReport } from '../commands/report.js'
 import { usageError } from '../errors.js'
 import { renderDoctorSummary } from '../report/doctor-terminal.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
+import { renderHeapRunSummary } from '../report/heap-terminal.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 
@@ -20,7 +21,8 @@ export const command = {
  */
 const SUMMARIES = {
   flame: (rendered, meta, style) => renderFlameSummary(rendered, meta.end, style),
-  doctor: (rendered, meta, style) => renderDoctorSummary(rendered, meta.end, style)
+  doctor: (rendered, meta, style) => renderDoctorSummary(rendered, meta.end, style),
+  heap: (rendered, meta, style) => renderHeapRunSummary(rendered, meta.end, style)
 }
 
 /**

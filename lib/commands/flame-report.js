@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { buildFlameData } from '../analyze/build-flame-data.js'
@@ -15,9 +15,7 @@ import { readProcesses } from '../observe/processes.js'
 import { readJson, readMeta } from '../run-folder.js'
 import { functionsFile, tiersFile } from './flame-profile.js'
 import { loadSourceMaps } from './flame-source-maps.js'
-
-/** Source files larger than this are not embedded in the report. */
-const MAX_SOURCE_BYTES = 1024 * 1024
+import { readSource } from './read-source.js'
 
 export const FILES = {
   meta: 'meta.json',
@@ -184,14 +182,4 @@ function profiledUrls (units) {
   const urls = new Set()
   for (const { profile } of units) for (const node of profile.nodes) urls.add(node.callFrame.url)
   return urls
-}
-
-/** @param {string} path */
-function readSource (path) {
-  try {
-    if (statSync(path).size > MAX_SOURCE_BYTES) return null
-    return readFileSync(path, 'utf8')
-  } catch {
-    return null
-  }
 }

@@ -9,10 +9,12 @@
  * @property {AbortSignal} [signal] ends the run early, keeping what was measured; its reason names the signal ('SIGINT', 'SIGTERM', …)
  * @property {(event: CommandEvent) => void} [onEvent]
  *
+ * A 'status' event says what a long step is doing (a heap snapshot, an analysis).
  * @typedef {{ type: 'load-start', options: import('../load/options.js').LoadOptions }
  *   | { type: 'load-progress', progress: import('../load/options.js').LoadProgress }
  *   | { type: 'load-end' }
  *   | { type: 'warning', message: string }
+ *   | { type: 'status', message: string }
  *   | { type: 'agent-data', data: { collector: string, pid: number, [key: string]: unknown } }} CommandEvent
  */
 

@@ -39,8 +39,9 @@ import { observeHooks, signalExitCode } from './io.js'
  * @param {import('../run-folder.js').RunKind} kind
  * @param {ObservingOptions} options
  * @param {import('./io.js').CommandIO} io
- * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown> }} how
- *   the collectors, the measure of a busy process (to choose one when none listened), and the options to record
+ * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'] }} how
+ *   the collectors, the measure of a busy process (to choose one when none listened), the options to record,
+ *   and for commands that work between rounds of load: how many rounds, and what to do between them
  * @returns {Promise<ObservedRun>}
  */
 export async function observeRun (kind, options, io, how) {
@@ -59,8 +60,9 @@ export async function observeRun (kind, options, io, how) {
       listenTimeoutMs: options.listenTimeoutMs,
       stopGraceMs: options.stopGraceMs,
       signal: io.signal,
-      outputToStderr: options.outputToStderr
-    }, observeHooks(io))
+      outputToStderr: options.outputToStderr,
+      loadRounds: how.loadRounds
+    }, { ...observeHooks(io), onRound: how.onRound })
   } catch (err) {
     // The app never started: there is nothing to keep.
     rmSync(folder, { recursive: true, force: true })

@@ -1,5 +1,6 @@
 /* Reads the FlameData embedded in the page into typed arrays. */
-/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, FLAME_TABLES */
+/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, FLAME_TABLES, amountText */
+/* global formatCount */
 
 /** @typedef {import('../../lib/analyze/flame-data.js').FlameData} FlameData */
 /** @typedef {ReturnType<typeof readProfile>} Profile */
@@ -60,5 +61,24 @@ function readProfile (json) {
       self: Float64Array.from(nodes.self),
       inlined: Uint8Array.from(nodes.inlined)
     }
+  }
+}
+
+/**
+ * How much a count of the profile is, in its unit: CPU samples, or the
+ * bytes an allocation profile counts (`dyno heap --sampling`).
+ * @param {FlameData['meta']} meta
+ * @returns {(n: number) => string}
+ */
+function amountText (meta) {
+  if (meta.unit !== 'bytes') return (n) => formatCount(n) + ' samples'
+  return (n) => {
+    const units = ['B', 'kB', 'MB', 'GB']
+    let i = 0
+    while (n >= 1000 && i < units.length - 1) {
+      n /= 1000
+      i++
+    }
+    return (i === 0 ? String(Math.round(n)) : String(Number(n.toPrecision(3)))) + ' ' + units[i] + ' allocated'
   }
 }

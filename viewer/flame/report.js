@@ -6,7 +6,7 @@
 /* exported startReport */
 /* global readProfile, createStore, flameState, flameActions, createFlameModel, preferredTheme, applyTheme,
    pathTo, ancestorsOf, createFlameCanvas, createTooltip, describeFrame, createFunctionTable, createSourcePanel,
-   renderHeader, runFacts, wireControls, renderLegend, formatCount */
+   renderHeader, runFacts, wireControls, renderLegend, formatCount, amountText */
 
 function startReport () {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
@@ -111,10 +111,12 @@ function startReport () {
     }
   })
 
-  renderHeader({ title: $('title'), facts: $('facts') }, 'dyno flame', meta.title, runFacts(meta, [
-    ['samples', formatCount(meta.samples) + (meta.idleSamples ? ' (+ ' + formatCount(meta.idleSamples) + ' idle)' : '')],
-    ['interval', meta.intervalUs ? (meta.intervalUs / 1000).toFixed(2) + ' ms' : 'unknown']
-  ]))
+  renderHeader({ title: $('title'), facts: $('facts') }, 'dyno flame', meta.title, runFacts(meta, meta.unit === 'bytes'
+    ? [['allocations', amountText(meta)(meta.samples)]]
+    : [
+        ['samples', formatCount(meta.samples) + (meta.idleSamples ? ' (+ ' + formatCount(meta.idleSamples) + ' idle)' : '')],
+        ['interval', meta.intervalUs ? (meta.intervalUs / 1000).toFixed(2) + ' ms' : 'unknown']
+      ]))
   if (!tiersKnown) {
     const notice = $('notice')
     notice.textContent = 'Optimization tiers are unknown for this profile: the profiled Node did not report them, and dyno does not guess.'
@@ -162,7 +164,7 @@ function frameLabels (profile) {
   let samples = 0
   for (let i = 0; i < nodes.count; i++) samples += nodes.self[i]
   return {
-    root: 'all · ' + formatCount(samples) + ' samples',
+    root: 'all · ' + amountText(profile.meta)(samples),
     short: (/** @type {number} */ f) => frames.name[f],
     full: (/** @type {number} */ f) => {
       if (full[f] === undefined) {
