@@ -32,3 +32,22 @@ export function runDyno (args, options = {}) {
     options.onSpawn?.(child)
   })
 }
+
+/**
+ * Sends `signal` to a dyno run once its output shows `text`: a test signals
+ * a run when it has reached that point, however slowly the machine started it.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {string} text
+ * @param {NodeJS.Signals} signal
+ */
+export function signalWhenPrinted (child, text, signal) {
+  let seen = ''
+  /** @param {string} chunk */
+  const watch = (chunk) => {
+    seen += chunk
+    if (!seen.includes(text)) return
+    child.stdout?.off('data', watch)
+    child.kill(signal)
+  }
+  child.stdout?.on('data', watch)
+}

@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import { load } from '../../lib/index.js'
 import { startHttpServer } from '../helpers/servers.js'
 
-test('-R 200 -d 2: 400 requests, evenly spaced', async (t) => {
+test('-R 200 -d 2: 400 requests, none before it is due', async (t) => {
   /** @type {number[]} */
   const arrivals = []
   const target = await startHttpServer((req, res) => {
@@ -11,21 +11,25 @@ test('-R 200 -d 2: 400 requests, evenly spaced', async (t) => {
     res.end('ok')
   })
   t.after(target.close)
+  const before = performance.now()
   const result = await load({ url: target.url, rate: 200, duration: 2 })
-  assert.ok(arrivals.length >= 380 && arrivals.length <= 420, `server saw ${arrivals.length} requests`)
   assert.equal(result.model, 'open')
-  // The run may end with the last request sent but not yet answered.
-  assert.ok(arrivals.length - result.requests.completed <= 2, `${result.requests.completed} answered of ${arrivals.length}`)
-  // No 100 ms window holds more than 1.5 times its share (20 requests).
-  const first = arrivals[0]
-  /** @type {number[]} */
-  const windows = []
-  for (const at of arrivals) {
-    const w = Math.floor((at - first) / 100)
-    windows[w] = (windows[w] ?? 0) + 1
-  }
-  const busiest = Math.max(...windows.filter(Boolean))
-  assert.ok(busiest <= 30, `a 100 ms window held ${busiest} requests: ${windows.join(' ')}`)
+  // Request k falls due k × 5 ms after the start: never more than that were sent.
+  const due = Math.floor((result.duration + 0.001) * 200) + 1
+  const { sent, completed } = result.requests
+  assert.ok(sent <= due && sent >= 0.75 * due, `${sent} sent of ${due} due`)
+  // The server saw every request sent, bar those on their way when the run ended.
+  assert.ok(arrivals.length <= sent && arrivals.length >= completed, `server saw ${arrivals.length}, ${completed} answered of ${sent}`)
+  assert.ok(sent - completed <= result.peakConnections, `${sent - completed} unanswered on ${result.peakConnections} connections`)
+  // Evenly spaced: the i-th request to arrive was due no later than it
+  // arrived. A late timer only delays requests (then the open model catches
+  // up), so the median delay stays small even on a busy machine.
+  arrivals.sort((a, b) => a - b)
+  const early = arrivals.findIndex((at, i) => at < before + i * 5)
+  assert.equal(early, -1, `request ${early} arrived ${(before + early * 5 - arrivals[early]).toFixed(2)} ms before it was due`)
+  const delays = arrivals.map((at, i) => at - (before + i * 5)).sort((a, b) => a - b)
+  const median = delays[Math.floor(delays.length / 2)]
+  assert.ok(median < 25, `half the requests arrived more than ${median.toFixed(1)} ms after they were due`)
 })
 
 /**
@@ -57,9 +61,10 @@ test('a 500 ms stall shows in the open model\'s p99 but hides in the closed mode
   assert.ok(openResult.latency.percentiles['90'] >= 150, `open p90 ${openResult.latency.percentiles['90']} ms`)
   // More connections opened while the first ones were stuck.
   assert.ok(openResult.peakConnections > 2, `peak connections ${openResult.peakConnections}`)
-  // Closed model: the two stuck connections hold 2 of thousands of samples.
-  assert.ok(closedResult.requests.completed > 1000)
-  assert.ok(closedResult.latency.percentiles['99'] < 50, `closed p99 ${closedResult.latency.percentiles['99']} ms`)
+  // Closed model: only the two requests in flight when the stall began (one
+  // per connection) waited on it, out of hundreds at least.
+  assert.ok(closedResult.requests.completed >= 300, `closed: ${closedResult.requests.completed} answered`)
+  assert.ok(closedResult.latency.percentiles['99'] < 250, `closed p99 ${closedResult.latency.percentiles['99']} ms`)
   assert.ok(closedResult.latency.max >= 400, `closed max ${closedResult.latency.max} ms`)
 })
 
