@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { FILES, renderFlameFolder } from '../lib/commands/flame-report.js'
-import { mergedProfile, readProcesses } from '../lib/target/collect.js'
+import { mergedProfile } from '../lib/commands/flame-profile.js'
+import { readProcesses } from '../lib/observe/processes.js'
 
 const { values } = parseArgs({ options: { functions: { type: 'string', default: '40000' }, tree: { type: 'string', default: '250000' } } })
 const FUNCTIONS = Number(values.functions)

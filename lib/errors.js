@@ -1,14 +1,15 @@
 /**
- * Every error dyno raises on purpose carries a stable `DYNO_*` code and an
- * exit code: 2 when the user asked for something that cannot work (a bad
- * flag, URL or file), 1 when the target failed (nothing listening, crashed,
- * never answered). The CLI prints `message` alone, never a stack trace.
+ * Every error dyno raises on purpose carries a stable `DYNO_*` code (listed,
+ * with their meanings, in error-codes.js) and an exit code: 2 when the user
+ * asked for something that cannot work (a bad flag, URL or file), 1 when the
+ * target failed (nothing listening, crashed, never answered), 3 for a bug in
+ * dyno. The CLI prints `message` alone, never a stack trace.
  */
 export class DynoError extends Error {
   /**
    * @param {string} code stable identifier, `DYNO_*`
    * @param {string} message one line that says what is wrong and how to fix it
-   * @param {{ exitCode?: 1 | 2, cause?: unknown }} [options]
+   * @param {{ exitCode?: 1 | 2 | 3, cause?: unknown }} [options]
    */
   constructor (code, message, options = {}) {
     super(message, { cause: options.cause })
@@ -35,4 +36,14 @@ export function usageError (code, message) {
  */
 export function targetError (code, message, cause) {
   return new DynoError(code, message, { exitCode: 1, cause })
+}
+
+/**
+ * Something failed that dyno did not expect: a bug in dyno, not the user's
+ * mistake nor the target's failure. Exit code 3.
+ * @param {unknown} err
+ */
+export function internalError (err) {
+  const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err)
+  return new DynoError('DYNO_INTERNAL', `a bug in dyno (${detail}); please report it with the command line and this output`, { exitCode: 3, cause: err })
 }

@@ -1,23 +1,87 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { usageError } from './errors.js'
 
 /**
- * One run, one folder: `.dyno/<time>-<command>/` holds the raw data in
- * standard formats and `meta.json`, so any report can be rendered again.
+ * One run, one folder: `.dyno/<time>-<kind>/` holds the raw data in
+ * standard formats and `meta.json`, so any report can be rendered again
+ * (`dyno report <folder>` dispatches on `kind`).
+ *
+ * @typedef {'flame' | 'doctor' | 'async' | 'heap'} RunKind
+ *
+ * @typedef {object} RunMeta what every run folder's meta.json holds
+ * @property {2} schemaVersion
+ * @property {RunKind} kind the command that wrote the folder
+ * @property {string} title what the reports call the run: the command, or the file viewed
+ * @property {{ argv: string[], cwd: string } | null} target the command observed (null for a file viewed)
+ * @property {string | null} source the file rendered, for a run that observed nothing (`flame --view`)
+ * @property {string} cwd where paths in the data are relative to
+ * @property {string | null} node the observed process's Node.js version
+ * @property {string | null} v8
+ * @property {string} startedAt ISO time
+ * @property {string} finishedAt
+ * @property {Record<string, unknown>} options the command's own options that shaped the data
+ * @property {import('./load/summary.js').LoadResult | null} load the load dyno ran, if it ran one
+ * @property {{ startMs: number, endMs: number } | null} loadWindow when the load ran, epoch ms (the agents' clock)
+ * @property {{ command: string, code: number | null, signal: string | null, failed: boolean } | null} onPort
+ * @property {{ pid: number, argv: string[] | null, listening: { port: number, address: string } | null } | null} process the process observed
+ * @property {number} processes how many Node.js processes of the app the agent was in
+ * @property {number} threads how many worker threads of theirs it observed
+ * @property {import('./observe/app-end.js').AppEnd | null} end how the app ended (null for a file viewed)
  */
 
+export const META = 'meta.json'
+
 /**
+ * Creates a new run folder. The folders above it are made one by one, so a
+ * place that cannot hold folders (a file, /proc, /dev/null) is refused in
+ * one line (a recursive mkdir spins forever on procfs).
  * @param {string} base the folder runs go in (`.dyno` by default)
- * @param {string} command
+ * @param {RunKind} kind
  * @param {Date} [now]
  */
-export function createRunFolder (base, command, now = new Date()) {
+export function createRunFolder (base, kind, now = new Date()) {
   const stamp = now.toISOString().replace(/\.\d+Z$/, '').replace(/:/g, '-')
-  let folder = resolve(base, `${stamp}-${command}`)
-  for (let n = 2; existsSync(folder); n++) folder = resolve(base, `${stamp}-${command}-${n}`)
-  mkdirSync(folder, { recursive: true })
-  return folder
+  makeFolders(resolve(base), base)
+  for (let n = 1; ; n++) {
+    const folder = resolve(base, `${stamp}-${kind}${n > 1 ? `-${n}` : ''}`)
+    try {
+      mkdirSync(folder)
+      return folder
+    } catch (err) {
+      if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw cannotWrite(base, err)
+    }
+  }
+}
+
+/**
+ * @param {string} path absolute
+ * @param {string} asGiven for messages
+ */
+function makeFolders (path, asGiven) {
+  let stat
+  try {
+    stat = statSync(path)
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'ENOENT') throw cannotWrite(asGiven, err)
+  }
+  if (stat) {
+    if (!stat.isDirectory()) throw usageError('DYNO_BAD_OUT', `--out ${asGiven} is not a folder; give a folder for the run folders, like --out .dyno`)
+    return
+  }
+  const parent = dirname(path)
+  if (parent !== path) makeFolders(parent, asGiven)
+  try {
+    mkdirSync(path)
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw cannotWrite(asGiven, err)
+  }
+}
+
+/** @param {string} base @param {unknown} err */
+function cannotWrite (base, err) {
+  const e = /** @type {NodeJS.ErrnoException} */ (err)
+  return usageError('DYNO_BAD_OUT', `cannot create a run folder in ${base} (${e.code ?? e.message}); give a writable folder with --out`)
 }
 
 /** @param {string} folder @param {string} name @param {unknown} value */
@@ -25,9 +89,49 @@ export function writeJson (folder, name, value) {
   writeFileSync(join(folder, name), JSON.stringify(value, null, 2) + '\n')
 }
 
+/** @param {string} folder @param {RunMeta} meta */
+export function writeMeta (folder, meta) {
+  writeJson(folder, META, meta)
+}
+
+/**
+ * A folder's meta.json as RunMeta; folders written before schema 2 (flame
+ * only, with `command` for `kind` and `exit` for `end`) are read too.
+ * @param {string} folder
+ * @returns {RunMeta}
+ */
+export function readMeta (folder) {
+  const meta = /** @type {any} */ (readJson(folder, META))
+  if (!meta || typeof meta !== 'object') throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, META)} is not a dyno run's meta.json`)
+  if (meta.schemaVersion === 1) {
+    return {
+      schemaVersion: 2,
+      kind: meta.command,
+      title: meta.title ?? 'run',
+      target: meta.target ? { argv: meta.target.command, cwd: meta.target.cwd } : null,
+      source: meta.view ?? null,
+      cwd: meta.cwd ?? folder,
+      node: meta.node ?? null,
+      v8: meta.v8 ?? null,
+      startedAt: meta.startedAt,
+      finishedAt: meta.finishedAt ?? meta.startedAt,
+      options: meta.options ?? {},
+      load: meta.load ?? null,
+      loadWindow: null,
+      onPort: meta.onPort ? { command: meta.onPort.command, code: meta.onPort.code, signal: null, failed: false } : null,
+      process: meta.process ?? null,
+      processes: meta.process ? 1 : 0,
+      threads: 0,
+      end: meta.exit ?? null
+    }
+  }
+  if (typeof meta.kind !== 'string') throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, META)} says no kind of run; is ${folder} a dyno run folder?`)
+  return meta
+}
+
 /**
  * @param {string} folder @param {string} name
- * @returns {any}
+ * @returns {unknown}
  */
 export function readJson (folder, name) {
   const path = join(folder, name)

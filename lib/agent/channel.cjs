@@ -17,7 +17,7 @@ function connectChannel (socketPath, handlers) {
   let open = true
   let connected = false
   socket.on('connect', () => { connected = true })
-  onJsonLines(socket, (message) => { if (message.type === 'stop') handlers.onStop() })
+  onJsonLines(socket, (/** @type {import('./protocol.cjs').DynoMessage} */ message) => { if (message.type === 'stop') handlers.onStop() })
   socket.on('error', () => {})
   socket.on('close', () => {
     if (!open) return
@@ -26,7 +26,7 @@ function connectChannel (socketPath, handlers) {
     if (connected) handlers.onClose()
   })
   return {
-    /** @param {object} message */
+    /** @param {import('./protocol.cjs').AgentMessage} message */
     send (message) {
       if (open) socket.write(JSON.stringify(message) + '\n')
     }

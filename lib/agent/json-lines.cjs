@@ -3,7 +3,8 @@
  * The agent and dyno talk in newline-delimited JSON over a Unix socket.
  * Shared by both sides (dyno imports this CommonJS file too).
  * @param {import('node:net').Socket} socket
- * @param {(message: { type: string, [key: string]: unknown }) => void} onMessage
+ * @param {(message: any) => void} onMessage each line that is a JSON object with a string `type`; the
+ *   caller narrows it to its side's messages (lib/agent/protocol.cjs)
  */
 function onJsonLines (socket, onMessage) {
   let buffered = ''

@@ -1,18 +1,15 @@
 'use strict'
 /**
  * The V8 CPU profiler of the app's main thread, driven from the agent's
- * worker thread through an inspector session connected to the main thread
- * (no port is opened). V8 hands such a session's messages to the main thread
- * between two JavaScript instructions, so the worker can stop the profiler
- * and take its profile even while the app's event loop is blocked: the very
- * moment a profile matters most.
+ * worker thread through its inspector session, so that the worker can stop
+ * the profiler and take its profile even while the app's event loop is
+ * blocked: the very moment a profile matters most.
  */
-const inspector = require('node:inspector')
 
 class Profiler {
-  constructor () {
-    this.session = new inspector.Session()
-    this.session.connectToMainThread()
+  /** @param {import('./inspector-session.cjs').InspectorSession} session */
+  constructor (session) {
+    this.session = session
   }
 
   /**
@@ -21,9 +18,7 @@ class Profiler {
    * @returns {Promise<any>}
    */
   post (method, params) {
-    return new Promise((resolve, reject) => {
-      this.session.post(method, params, (err, result) => err ? reject(err) : resolve(result))
-    })
+    return this.session.post(method, params)
   }
 
   /** @param {number} samplingIntervalUs */
@@ -58,15 +53,25 @@ class Profiler {
    */
   async functionRanges (urls) {
     const { result } = await this.post('Profiler.getBestEffortCoverage')
-    return result
-      .filter((/** @type {{ url: string }} */ script) => urls.has(script.url) && !script.url.startsWith('node:'))
-      .map((/** @type {{ url: string, functions: { functionName: string, ranges: { startOffset: number, endOffset: number }[] }[] }} */ script) => ({
-        url: script.url,
-        functions: script.functions
-          .filter((fn) => fn.ranges.length > 0)
-          .map((fn) => /** @type {[string, number, number]} */ ([fn.functionName, fn.ranges[0].startOffset, fn.ranges[0].endOffset]))
-      }))
+    return functionExtents(result, urls)
   }
 }
 
-module.exports = { Profiler }
+/**
+ * The extents of the functions of the given scripts, from a coverage result.
+ * @param {{ url: string, functions: { functionName: string, ranges: { startOffset: number, endOffset: number }[] }[] }[]} coverage
+ * @param {Set<string>} urls
+ * @returns {{ url: string, functions: [string, number, number][] }[]}
+ */
+function functionExtents (coverage, urls) {
+  return coverage
+    .filter((script) => urls.has(script.url) && !script.url.startsWith('node:'))
+    .map((script) => ({
+      url: script.url,
+      functions: script.functions
+        .filter((fn) => fn.ranges.length > 0)
+        .map((fn) => /** @type {[string, number, number]} */ ([fn.functionName, fn.ranges[0].startOffset, fn.ranges[0].endOffset]))
+    }))
+}
+
+module.exports = { Profiler, functionExtents }

@@ -1,110 +1,36 @@
 'use strict'
 /**
- * The agent's worker thread: it profiles the main thread, writes the profile
- * in chunks as it goes (a crash loses at most the last chunk), talks to dyno,
- * and writes the last chunk when dyno asks or the process exits. Working
- * from here, it is heard even while the app's event loop is blocked.
+ * The agent's worker thread: it runs the collectors' worker sides, talks to
+ * dyno, and ends every collector once, when dyno asks, the channel drops or
+ * the process exits. Working from here, it is heard even while the app's
+ * event loop is blocked.
  *
- * Files, in `<runDir>/raw/`: `<pid>.<n>.cpuprofile` (the chunks),
- * `<pid>.end.json` (how profiling ended), `<pid>.functions.json` (function
- * extents) and `<pid>.tiers.json` (optimization tiers).
+ * Files, in `<runDir>/raw/`: `<pid>.end.json` (how observing ended) and what
+ * each collector writes as `<pid>.<collector>.*`.
  */
-const fs = require('node:fs')
-const path = require('node:path')
-const { parentPort, workerData } = require('node:worker_threads')
-const { Profiler } = require('./profiler.cjs')
+const { BroadcastChannel, parentPort, workerData } = require('node:worker_threads')
 const { connectChannel } = require('./channel.cjs')
-const { collectTiers } = require('./tiers.cjs')
+const { loadCollector } = require('./collectors.cjs')
+const { InspectorSession } = require('./inspector-session.cjs')
+const { STARTED, ENDED } = require('./main-thread.cjs')
+const { threadChannelName } = require('./thread.cjs')
+const { unitWriter } = require('./unit-files.cjs')
 
-/** The longest a chunk of profile grows before it is written. */
-const MAX_CHUNK_MS = 60_000
-/** The most functions whose optimization tier is looked up at the end. */
-const MAX_TIER_FRAMES = 400
+/** How long the app's worker threads may take to write when observing ends. */
+const THREAD_STOP_MS = 3000
 
-const { dir, pid, flags, socketPath, samplingIntervalUs } = workerData
+const { dir, pid, flags, socketPath } = workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 
-/** @param {string} name @param {string} text */
-function write (name, text) {
-  try {
-    fs.writeFileSync(path.join(dir, `${pid}.${name}`), text)
-    return true
-  } catch {
-    // The run folder went away: nothing more to write into.
-    return false
-  }
-}
+const write = unitWriter(dir, String(pid))
 
-const profiler = new Profiler()
-let chunk = 0
+/** @type {InspectorSession | null} */
+let session = null
+/** @type {Map<string, (message: unknown) => void>} */
+const fromMain = new Map()
 let ended = false
 /** @type {{ name: string, message: string } | null} */
 let uncaught = null
-/** Script URLs the profile has seen, for the function extents written at the end. */
-const profiledUrls = new Set()
-/** JavaScript frames the profile has seen, with their samples, for the tiers written at the end. */
-const profiledFrames = new Map()
-
-/** @param {{ nodes: { callFrame: import('./tiers.cjs').CallFrame, hitCount?: number }[] }} profile */
-function writeChunk (profile) {
-  for (const node of profile.nodes) {
-    const cf = node.callFrame
-    profiledUrls.add(cf.url)
-    if (!cf.url) continue
-    const key = `${cf.scriptId}:${cf.lineNumber}:${cf.columnNumber}`
-    const seen = profiledFrames.get(key)
-    if (seen) seen.hits += node.hitCount || 0
-    else profiledFrames.set(key, { frame: cf, hits: node.hitCount || 0 })
-  }
-  return write(`${chunk++}.cpuprofile`, JSON.stringify(profile))
-}
-
-// The first chunks are short, so an early crash loses little; later ones
-// grow to a minute, because each hand-over pauses the main thread while V8
-// serializes the profile, and dyno merges fewer chunks.
-let chunkMs = workerData.chunkMs
-/** @type {NodeJS.Timeout | undefined} */
-let rotation
-function scheduleRotation () {
-  rotation = setTimeout(async () => {
-    if (ended) return
-    try {
-      if (!writeChunk(await profiler.rotate())) return end('folder-gone', null)
-    } catch {
-      return
-    }
-    chunkMs = Math.min(chunkMs * 2, MAX_CHUNK_MS)
-    scheduleRotation()
-  }, chunkMs)
-}
-
-/**
- * The last chunk and what goes with it. Once only.
- * @param {string} how 'stopped' (dyno asked), 'exit', 'channel-closed', 'folder-gone'
- * @param {number | null} code
- */
-async function end (how, code) {
-  if (ended) return
-  ended = true
-  clearTimeout(rotation)
-  try {
-    writeChunk(await profiler.stop())
-  } catch {}
-  write('end.json', JSON.stringify({ how, code, uncaught, at: new Date().toISOString() }))
-  try {
-    write('functions.json', JSON.stringify(await profiler.functionRanges(profiledUrls)))
-  } catch {}
-  try {
-    const hottest = [...profiledFrames.values()].sort((a, b) => b.hits - a.hits).slice(0, MAX_TIER_FRAMES).map((f) => f.frame)
-    const tiers = await collectTiers(profiler, hottest)
-    if (tiers) write('tiers.json', JSON.stringify({ tiers }))
-  } catch {}
-}
-
-/** @param {number} index */
-function raise (index) {
-  Atomics.store(flags, index, 1)
-}
 
 /** @type {ReturnType<typeof connectChannel> | null} */
 const channel = socketPath
@@ -114,16 +40,73 @@ const channel = socketPath
   })
   : null
 
-port.on('message', (message) => {
-  if (message.type === 'listening') channel?.send({ type: 'listening', pid, ...message.address })
+/** @type {{ name: string, handle: import('./collectors.cjs').CollectorHandle }[]} */
+const running = []
+for (const [name, options] of Object.entries(workerData.collectors)) {
+  const collector = loadCollector(name)
+  if (!collector) continue
+  try {
+    const handle = collector.worker({
+      pid,
+      dir,
+      options,
+      write: (suffix, text) => write(`${name}.${suffix}`, text),
+      append: (suffix, text) => write(`${name}.${suffix}`, text, true),
+      session: () => (session ??= new InspectorSession()),
+      send: (message) => channel?.send({ ...message, type: 'data', collector: name, pid }),
+      onMain: (listener) => { fromMain.set(name, listener) }
+    })
+    running.push({ name, handle })
+  } catch {}
+}
+
+// The app's worker threads observe themselves (thread.cjs); they hear the
+// stop from here.
+const threads = new Set()
+/** @type {(() => void) | null} */
+let threadsStopped = null
+const threadChannel = new BroadcastChannel(threadChannelName(pid))
+threadChannel.unref()
+threadChannel.onmessage = (/** @type {{ data: any }} */ event) => {
+  const message = /** @type {import('./protocol.cjs').ThreadMessage} */ (event.data)
+  if (message.type === 'thread-hello') threads.add(message.threadId)
+  else if (message.type === 'thread-stopped') {
+    threads.delete(message.threadId)
+    if (threads.size === 0) threadsStopped?.()
+  }
+}
+
+function stopThreads () {
+  if (threads.size === 0) return Promise.resolve()
+  threadChannel.postMessage({ type: 'stop' })
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, THREAD_STOP_MS)
+    threadsStopped = () => { clearTimeout(timer); resolve(undefined) }
+  })
+}
+
+/**
+ * Ends every collector and writes how observing ended. Once only.
+ * @param {string} how 'stopped' (dyno asked), 'exit', 'channel-closed'
+ * @param {number | null} code
+ */
+async function end (how, code) {
+  if (ended) return
+  ended = true
+  await stopThreads()
+  await Promise.all(running.map(({ handle }) => handle.end(how).catch(() => {})))
+  write('end.json', JSON.stringify({ how, code, uncaught, at: new Date().toISOString() }))
+  // A session still connected at exit makes Node print that it waits for a debugger.
+  session?.disconnect()
+}
+
+port.on('message', (/** @type {import('./protocol.cjs').MainMessage} */ message) => {
+  if (message.type === 'collector') fromMain.get(message.collector)?.(message.message)
+  else if (message.type === 'listening') channel?.send({ type: 'listening', pid, ...message.address })
   else if (message.type === 'uncaught') uncaught = message.uncaught
-  else if (message.type === 'exit') end('exit', message.code).finally(() => raise(1))
+  else if (message.type === 'exit') end('exit', message.code).finally(() => Atomics.store(flags, ENDED, 1))
 })
 
-profiler.start(samplingIntervalUs)
-  .then(() => {
-    channel?.send({ type: 'hello', pid, ppid: process.ppid })
-    scheduleRotation()
-  })
-  .catch(() => { ended = true })
-  .finally(() => raise(0))
+Promise.allSettled(running.map(({ handle }) => handle.ready))
+  .then(() => channel?.send({ type: 'hello', pid, ppid: process.ppid }))
+  .finally(() => Atomics.store(flags, STARTED, 1))

@@ -1,14 +1,12 @@
-import { resolve } from 'node:path'
-import { runFlame, withPort } from '../commands/flame.js'
+import { runFlame } from '../commands/flame.js'
 import { viewProfile } from '../commands/flame-view.js'
 import { usageError } from '../errors.js'
-import { renderLoadHeader, renderLoadResult } from '../report/load-terminal.js'
+import { renderLoadResult } from '../report/load-terminal.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
-import { createProgressBar } from '../report/progress.js'
 import { createStyle } from '../report/style.js'
-import { splitWords } from '../target/command.js'
 import { parseFlags } from './flags.js'
-import { parseLoadArgs } from './load.js'
+import { interruptSignal } from './io.js'
+import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, splitCommand } from './observing.js'
 
 /** @type {import('./flags.js').Command} */
 export const command = {
@@ -22,12 +20,8 @@ export const command = {
     'and flamegraph.html. Without --load or --on-port it profiles until the app exits or Ctrl-C.'
   ].join('\n'),
   flags: [
-    { name: 'load', type: 'string', placeholder: 'flags and url', description: 'once the app listens, run dyno load with these flags; $PORT is the app\'s port, e.g. --load \'-c 100 -d 10 http://127.0.0.1:$PORT/\'' },
-    { name: 'on-port', type: 'string', placeholder: 'command', description: 'once the app listens, run this shell command (PORT is set) and stop when it exits' },
+    ...OBSERVING_FLAGS,
     { name: 'sampling-interval', type: 'integer', min: 50, default: 1000, placeholder: 'µs', description: 'microseconds between CPU samples' },
-    { name: 'listen-timeout', type: 'duration', default: 30, placeholder: 'seconds', description: 'with --load or --on-port: how long to wait for the app to listen' },
-    { name: 'stop-grace', type: 'duration', default: 5, placeholder: 'seconds', description: 'how long the app may take to shut down after SIGTERM before it gets SIGKILL' },
-    { name: 'out', type: 'string', default: '.dyno', placeholder: 'folder', description: 'where run folders go' },
     { name: 'view', type: 'string', placeholder: 'file.cpuprofile', description: 'render a profile written by node --cpu-prof or DevTools, instead of running anything' }
   ],
   examples: [
@@ -43,71 +37,30 @@ export const command = {
  * @param {import('./io.js').IO} io
  */
 export async function run (argv, io) {
-  const [own, target] = splitCommand(argv)
+  const [own, target] = splitCommand(argv, command.flags)
   const { values, positionals } = parseFlags(command, own)
   if (positionals.length > 0) throw usageError('DYNO_BAD_FLAG', `unexpected "${positionals[0]}"; put the command after --`)
   const style = createStyle(io.stdout)
 
   if (values.view !== undefined) {
     if (target.length > 0) throw usageError('DYNO_BAD_FLAG', '--view renders a profile; it takes no command')
-    const rendered = viewProfile(values.view, values.out, io.cwd)
-    io.stdout.write(renderFlameSummary(rendered, null, style))
-    return 0
+    const { result, exitCode } = viewProfile({ file: values.view, out: values.out }, io)
+    io.stdout.write(renderFlameSummary(result.rendered, null, style))
+    return exitCode
   }
-  if (target.length === 0) throw usageError('DYNO_NO_COMMAND', 'no command to profile; give it after --, like: dyno flame -- node app.js')
-  if (values.load !== undefined && values['on-port'] !== undefined) throw usageError('DYNO_BAD_FLAG', '--load and --on-port both drive the app; pass one')
-
-  let loadOptions = null
-  if (values.load !== undefined) {
-    // Checked now, with a stand-in port, rather than after the app started.
-    loadOptions = (await parseLoadArgs(splitWords(values.load), io.cwd, { urlToCheck: (url) => withPort(url, 1) })).options
-  }
-
-  const bar = values.load !== undefined && io.stderr.isTTY ? createProgressBar(io.stderr) : null
-  const controller = new AbortController()
-  const stopListening = io.onInterrupt(() => controller.abort())
-  let result
+  const observing = await observingOptions(values, target, io)
+  const interrupt = interruptSignal(io)
+  const printer = observingPrinter(io, style, observing.load !== null)
+  let outcome
   try {
-    result = await runFlame({
-      command: target,
-      load: loadOptions,
-      onPort: values['on-port'] ?? null,
-      samplingIntervalUs: values['sampling-interval'],
-      listenTimeoutMs: values['listen-timeout'] * 1000,
-      stopGraceMs: values['stop-grace'] * 1000,
-      out: resolve(io.cwd, values.out),
-      signal: controller.signal
-    }, { cwd: io.cwd, env: io.env }, {
-      onLoadStart: (options) => io.stdout.write(renderLoadHeader(options) + '\n'),
-      onLoadProgress: bar ? (p) => bar.update(p) : undefined,
-      onLoadEnd: () => bar?.done()
-    })
+    outcome = await runFlame({ ...observing, samplingIntervalUs: values['sampling-interval'] }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, onEvent: printer.onEvent })
   } finally {
-    stopListening()
+    printer.done()
+    interrupt.dispose()
   }
-
-  if (result.load) io.stdout.write(renderLoadResult(result.load, { style }) + '\n')
-  if (result.rendered) io.stdout.write(renderFlameSummary(result.rendered, result.exit, style))
-  if (result.failure) io.stderr.write(`dyno flame: ${/** @type {Error} */ (result.failure).message}\n`)
-  else if (result.exitCode !== 0) io.stderr.write(`dyno flame: the app ${result.exit.how}\n`)
-  return result.exitCode
-}
-
-/**
- * dyno's own flags, then the command: after `--`, or from the first word
- * that is neither a flag nor a flag's value.
- * @param {string[]} argv
- * @returns {[string[], string[]]}
- */
-function splitCommand (argv) {
-  const dash = argv.indexOf('--')
-  if (dash !== -1) return [argv.slice(0, dash), argv.slice(dash + 1)]
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    if (!arg.startsWith('-')) return [argv.slice(0, i), argv.slice(i)]
-    const name = arg.replace(/^--?/, '')
-    const flag = command.flags.find((f) => f.name === name)
-    if (flag && flag.type !== 'boolean' && !arg.includes('=')) i++
-  }
-  return [argv, []]
+  const { result, exitCode } = outcome
+  if (result.meta.load) io.stdout.write(renderLoadResult(result.meta.load, { style }) + '\n')
+  if (result.rendered) io.stdout.write(renderFlameSummary(result.rendered, result.meta.end, style))
+  printRunEnd(io, 'flame', result, exitCode)
+  return exitCode
 }

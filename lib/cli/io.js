@@ -6,7 +6,7 @@
  * @property {NodeJS.WriteStream} stderr
  * @property {string} cwd
  * @property {NodeJS.ProcessEnv} env
- * @property {(listener: () => void) => () => void} onInterrupt runs `listener` on Ctrl-C; returns the way to stop listening
+ * @property {(listener: (signal: string) => void) => () => void} onInterrupt runs `listener` on Ctrl-C (or SIGTERM, SIGHUP) with the signal's name; returns the way to stop listening
  */
 
 const STOP_SIGNALS = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])
@@ -21,8 +21,22 @@ export function processIO () {
     onInterrupt (listener) {
       // Asked to stop by a terminal, a supervisor or a closed session: end
       // the run and keep what was measured.
-      for (const signal of STOP_SIGNALS) process.on(signal, listener)
-      return () => { for (const signal of STOP_SIGNALS) process.off(signal, listener) }
+      /** @type {Map<string, () => void>} */
+      const handlers = new Map(STOP_SIGNALS.map((signal) => [signal, () => listener(signal)]))
+      for (const [signal, handler] of handlers) process.on(signal, handler)
+      return () => { for (const [signal, handler] of handlers) process.off(signal, handler) }
     }
   }
+}
+
+/**
+ * An AbortSignal that Ctrl-C (and its kin) abort, with the signal's name as
+ * the reason, for the run of one command.
+ * @param {IO} io
+ * @returns {{ signal: AbortSignal, dispose: () => void }}
+ */
+export function interruptSignal (io) {
+  const controller = new AbortController()
+  const dispose = io.onInterrupt((signal) => controller.abort(signal))
+  return { signal: controller.signal, dispose }
 }

@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { usageError } from '../errors.js'
-import { resolveOptions } from '../load/options.js'
+import { DEFAULTS, resolveOptions } from '../load/options.js'
 import { loadRequestsFile } from '../load/requests-file.js'
-import { load } from '../load/run.js'
+import { runLoad } from '../commands/load.js'
 import { renderLoadHeader, renderLoadResult } from '../report/load-terminal.js'
 import { createProgressBar } from '../report/progress.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
+import { interruptSignal } from './io.js'
 
 /** @type {import('./flags.js').Command} */
 export const command = {
@@ -20,15 +21,15 @@ export const command = {
     'counts from when each request was due, so a stalled server shows in the tail.'
   ].join('\n'),
   flags: [
-    { name: 'connections', short: 'c', type: 'integer', min: 1, default: 10, placeholder: 'n', description: 'concurrent connections' },
-    { name: 'pipelining', short: 'p', type: 'integer', min: 1, default: 1, placeholder: 'n', description: 'requests in flight on each connection' },
-    { name: 'duration', short: 'd', type: 'duration', default: 10, placeholder: 'seconds', description: 'how long to run (10, 30s, 2m); with -a alone, no limit' },
+    { name: 'connections', short: 'c', type: 'integer', min: 1, default: DEFAULTS.connections, placeholder: 'n', description: 'concurrent connections' },
+    { name: 'pipelining', short: 'p', type: 'integer', min: 1, default: DEFAULTS.pipelining, placeholder: 'n', description: 'requests in flight on each connection' },
+    { name: 'duration', short: 'd', type: 'duration', default: DEFAULTS.duration, placeholder: 'seconds', description: 'how long to run (10, 30s, 2m); with -a alone, no limit' },
     { name: 'amount', short: 'a', type: 'integer', min: 1, placeholder: 'n', description: 'send exactly this many requests, then stop' },
-    { name: 'timeout', short: 't', type: 'duration', default: 10, placeholder: 'seconds', description: 'seconds a request may wait for its response' },
-    { name: 'workers', short: 'w', type: 'integer', min: 0, default: 0, placeholder: 'n', description: 'worker threads, each with its share of connections (0: one thread)' },
+    { name: 'timeout', short: 't', type: 'duration', default: DEFAULTS.timeout, placeholder: 'seconds', description: 'seconds a request may wait for its response' },
+    { name: 'workers', short: 'w', type: 'integer', min: 0, default: DEFAULTS.workers, placeholder: 'n', description: 'worker threads, each with its share of connections (0: one thread)' },
     { name: 'rate', short: 'R', type: 'number', placeholder: 'req/s', description: 'open model: send this many requests per second in total, evenly spaced' },
-    { name: 'max-connections', type: 'integer', min: 1, placeholder: 'n', description: 'open model: most connections to open when the server falls behind (default: 1000, or -c when higher)' },
-    { name: 'method', short: 'm', type: 'string', default: 'GET', placeholder: 'method', description: 'HTTP method' },
+    { name: 'max-connections', type: 'integer', min: 1, placeholder: 'n', description: `open model: most connections to open when the server falls behind (default: ${DEFAULTS.maxConnections}, or -c when higher)` },
+    { name: 'method', short: 'm', type: 'string', default: DEFAULTS.method, placeholder: 'method', description: 'HTTP method' },
     { name: 'header', short: 'H', type: 'string', multiple: true, placeholder: 'name: value', description: 'request header; "name=value" works too' },
     { name: 'body', short: 'b', type: 'string', placeholder: 'text', description: 'request body' },
     { name: 'input', short: 'i', type: 'string', placeholder: 'file', description: 'read the request body from a file' },
@@ -56,32 +57,27 @@ export async function run (argv, io) {
   const style = createStyle(io.stdout)
   const progressOn = values.progress && !values.json && io.stderr.isTTY === true
   const bar = progressOn ? createProgressBar(io.stderr) : null
-  const controller = new AbortController()
-  const stopListening = io.onInterrupt(() => controller.abort())
-
-  let result
+  const interrupt = interruptSignal(io)
+  let outcome
   try {
-    if (!values.json) {
-      io.stdout.write(renderLoadHeader(options) + '\n')
-    }
-    result = await load({ ...options, signal: controller.signal, onProgress: bar ? (p) => bar.update(p) : undefined })
+    outcome = await runLoad(options, {
+      cwd: io.cwd,
+      env: io.env,
+      signal: interrupt.signal,
+      onEvent: (event) => {
+        if (event.type === 'load-start' && !values.json) io.stdout.write(renderLoadHeader(event.options) + '\n')
+        else if (event.type === 'load-progress') bar?.update(event.progress)
+      }
+    })
   } finally {
     bar?.done()
-    stopListening()
+    interrupt.dispose()
   }
-
+  const { result, exitCode, problem } = outcome
   if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else io.stdout.write(renderLoadResult(result, { style, percentiles: values.latency }))
-
-  if (result.targetRefusing) {
-    io.stderr.write(`dyno load: the target stopped accepting connections during the run (${result.errors.refused} refused); did it crash?\n`)
-    return 1
-  }
-  if (result.requests.completed === 0 && result.errors.total > 0) {
-    io.stderr.write('dyno load: the target did not answer a single request; see the errors above\n')
-    return 1
-  }
-  return result.interrupted ? 130 : 0
+  if (problem) io.stderr.write(`dyno load: ${problem}\n`)
+  return exitCode
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { DynoError } from '../errors.js'
+import { DynoError, internalError } from '../errors.js'
 import { commands } from './commands.js'
 import { helpText } from './flags.js'
 import { processIO } from './io.js'
@@ -55,6 +55,9 @@ export async function main (argv, io = processIO()) {
       io.stderr.write(`dyno ${name}: ${err.message}\n`)
       return err.exitCode
     }
-    throw err
+    // Not a mistake of the user's nor a failure of the target: say it is ours.
+    const bug = internalError(err)
+    io.stderr.write(`dyno ${name}: ${bug.message}\n${err instanceof Error ? err.stack : ''}\n`)
+    return bug.exitCode
   }
 }

@@ -1,9 +1,7 @@
-import { resolve } from 'node:path'
-import { renderFlameFolder } from '../commands/flame-report.js'
+import { runReport } from '../commands/report.js'
 import { usageError } from '../errors.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
 import { createStyle } from '../report/style.js'
-import { readJson } from '../run-folder.js'
 import { parseFlags } from './flags.js'
 
 /** @type {import('./flags.js').Command} */
@@ -16,16 +14,21 @@ export const command = {
 }
 
 /**
+ * What the terminal shows of each kind of run.
+ * @type {Record<string, (rendered: any, meta: import('../run-folder.js').RunMeta, style: import('../report/style.js').Style) => string>}
+ */
+const SUMMARIES = {
+  flame: (rendered, meta, style) => renderFlameSummary(rendered, meta.end, style)
+}
+
+/**
  * @param {string[]} argv
  * @param {import('./io.js').IO} io
  */
 export async function run (argv, io) {
   const { positionals } = parseFlags(command, argv)
   if (positionals.length !== 1) throw usageError('DYNO_BAD_RUN_FOLDER', 'give one run folder, like: dyno report .dyno/2026-11-22T10-00-00-flame')
-  const folder = resolve(io.cwd, positionals[0])
-  const meta = readJson(folder, 'meta.json')
-  if (meta.command !== 'flame') throw usageError('DYNO_BAD_RUN_FOLDER', `${positionals[0]} holds a "${meta.command}" run, which has no report to render`)
-  const rendered = renderFlameFolder(folder)
-  io.stdout.write(renderFlameSummary(rendered, rendered.meta.exit ?? null, createStyle(io.stdout)))
-  return 0
+  const { result, exitCode } = await runReport({ folder: positionals[0] }, io)
+  io.stdout.write(SUMMARIES[result.kind](result.rendered, result.meta, createStyle(io.stdout)))
+  return exitCode
 }

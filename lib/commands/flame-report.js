@@ -10,7 +10,7 @@ import { toPprof } from '../analyze/pprof.js'
 import { TIERS } from '../analyze/flame-data.js'
 import { usageError } from '../errors.js'
 import { renderFlameHtml } from '../report/flame-html.js'
-import { readJson } from '../run-folder.js'
+import { readJson, readMeta } from '../run-folder.js'
 
 /** Source files larger than this are not embedded in the report. */
 const MAX_SOURCE_BYTES = 1024 * 1024
@@ -32,8 +32,8 @@ export const FILES = {
  * @param {string} folder
  * @param {import('../analyze/cpuprofile.js').CpuProfile} [profile] the folder's profile, when the caller has it already
  */
-export function renderFlameFolder (folder, profile = readJson(folder, FILES.profile)) {
-  const meta = readJson(folder, FILES.meta)
+export function renderFlameFolder (folder, profile = /** @type {any} */ (readJson(folder, FILES.profile))) {
+  const meta = readMeta(folder)
   const why = whyNotProfile(profile)
   if (why) throw usageError('DYNO_BAD_PROFILE', `${join(folder, FILES.profile)} is not a CPU profile: ${why}`)
   const data = buildFlameData(profile, {
@@ -43,7 +43,7 @@ export function renderFlameFolder (folder, profile = readJson(folder, FILES.prof
       startedAt: meta.startedAt,
       node: meta.node ?? null,
       v8: meta.v8 ?? null,
-      exit: meta.exit ? { how: meta.exit.how, code: meta.exit.code ?? null, signal: meta.exit.signal ?? null } : null,
+      exit: meta.end ? { how: meta.end.how, code: meta.end.code ?? null, signal: meta.end.signal ?? null } : null,
       load: meta.load ? loadSummary(meta.load) : null
     },
     tierInfo: readTierInfo(folder),

@@ -2,27 +2,48 @@ import { copyFileSync, readFileSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { whyNotProfile } from '../analyze/cpuprofile.js'
 import { usageError } from '../errors.js'
-import { createRunFolder, writeJson } from '../run-folder.js'
+import { createRunFolder, writeMeta } from '../run-folder.js'
 import { FILES, renderFlameFolder } from './flame-report.js'
 
 /**
  * `dyno flame --view`: a profile from elsewhere (node --cpu-prof, DevTools)
  * gets a run folder of its own, rendered as a flame run's would be.
- * @param {string} file @param {string} out the folder runs go in @param {string} cwd
+ * @param {{ file: string, out: string }} options
+ * @param {import('./io.js').CommandIO} io
  */
-export function viewProfile (file, out, cwd) {
-  const path = resolve(cwd, file)
+export function viewProfile (options, io) {
+  const path = resolve(io.cwd, options.file)
   let profile
   try {
     profile = JSON.parse(readFileSync(path, 'utf8'))
   } catch (err) {
     const e = /** @type {NodeJS.ErrnoException} */ (err)
-    throw usageError('DYNO_BAD_PROFILE', e.code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file} as JSON: ${e.message}`)
+    throw usageError('DYNO_BAD_PROFILE', e.code === 'ENOENT' ? `no such file: ${options.file}` : `cannot read ${options.file} as JSON: ${e.message}`)
   }
   const why = whyNotProfile(profile)
-  if (why) throw usageError('DYNO_BAD_PROFILE', `${file} is not a CPU profile (.cpuprofile): ${why}`)
-  const folder = createRunFolder(resolve(cwd, out), 'flame')
+  if (why) throw usageError('DYNO_BAD_PROFILE', `${options.file} is not a CPU profile (.cpuprofile): ${why}`)
+  const folder = createRunFolder(resolve(io.cwd, options.out), 'flame')
   copyFileSync(path, resolve(folder, FILES.profile))
-  writeJson(folder, FILES.meta, { schemaVersion: 1, command: 'flame', title: basename(file), view: path, cwd, startedAt: new Date().toISOString() })
-  return renderFlameFolder(folder, profile)
+  const now = new Date().toISOString()
+  writeMeta(folder, {
+    schemaVersion: 2,
+    kind: 'flame',
+    title: basename(options.file),
+    target: null,
+    source: path,
+    cwd: io.cwd,
+    node: null,
+    v8: null,
+    startedAt: now,
+    finishedAt: now,
+    options: {},
+    load: null,
+    loadWindow: null,
+    onPort: null,
+    process: null,
+    processes: 0,
+    threads: 0,
+    end: null
+  })
+  return { result: { folder, rendered: renderFlameFolder(folder, profile) }, exitCode: 0 }
 }

@@ -12,7 +12,12 @@ import { readFileSync } from 'node:fs'
 const VIEWER = new URL('../../viewer/', import.meta.url)
 
 /** The browser scripts in the order they are inlined; a script uses what those before it define. */
-const SCRIPTS = ['format.js', 'profile.js', 'tree-builder.js', 'trees.js', 'stats.js', 'colors.js', 'flame-canvas.js', 'tooltip.js', 'header.js', 'table.js', 'source.js', 'controls.js', 'app.js', 'main.js']
+const SCRIPTS = [
+  'shared/format.js', 'shared/state.js', 'shared/theme.js', 'shared/header.js', 'shared/tooltip.js',
+  'flame/profile.js', 'flame/tree-builder.js', 'flame/trees.js', 'flame/stats.js', 'flame/colors.js', 'flame/canvas.js', 'flame/frame-tooltip.js',
+  'flame/functions-table.js', 'flame/source.js', 'flame/actions.js', 'flame/model.js', 'flame/controls.js', 'flame/report.js',
+  'shared/main.js'
+]
 
 /** @type {{ page: string, style: string, script: string, csp: string } | undefined} */
 let viewer

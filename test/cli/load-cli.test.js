@@ -181,6 +181,6 @@ test('a request hook that throws: one line naming it, exit code 2', async (t) =>
   for (const workers of ['0', '1']) {
     const run = await runDyno(['load', '-d', '2', '-w', workers, '--requests', 'broken.mjs', target.url], { cwd: dir })
     assert.equal(run.code, 2, run.stderr)
-    assert.equal(oneLine(run.stderr), 'dyno load: the setupRequest hook of request 2 (GET /broken) threw: no token yet')
+    assert.equal(oneLine(run.stderr), 'dyno load: the setupRequest hook of request 2 (GET /broken) in broken.mjs threw: no token yet')
   }
 })

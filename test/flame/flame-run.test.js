@@ -74,7 +74,9 @@ test('the CPU-burning function holds most of the self time, on this Node line, i
 
   // The run folder: standard formats, and what it takes to render again.
   const meta = JSON.parse(readFileSync(join(folder, 'meta.json'), 'utf8'))
-  assert.equal(meta.schemaVersion, 1)
+  assert.equal(meta.schemaVersion, 2)
+  assert.equal(meta.kind, 'flame')
+  assert.equal(meta.end.how, 'stopped by dyno after the load')
   assert.equal(meta.node, process.versions.node)
   assert.ok(meta.load.requests.completed > 0)
   const profile = JSON.parse(readFileSync(join(folder, 'profile.cpuprofile'), 'utf8'))
@@ -158,7 +160,7 @@ test('bad commands and an app that never listens: one line each', async () => {
 
   const notNode = await flame(['--', 'sh', '-c', 'exit 0'])
   assert.equal(notNode.code, 2)
-  assert.match(notNode.stderr.trim(), /^dyno flame: "sh -c exit 0" started no Node\.js process; dyno profiles commands that run node/)
+  assert.match(notNode.stderr.trim(), /^dyno flame: "sh -c exit 0" started no Node\.js process; dyno observes commands that run node/)
 
   const silent = await flame(['--listen-timeout', '1', '--load', '-d 1 http://127.0.0.1:$PORT/', '--', NODE, fixture('never-listens.cjs')])
   assert.equal(silent.code, 1)
@@ -167,7 +169,7 @@ test('bad commands and an app that never listens: one line each', async () => {
 
   const noCommand = await flame([])
   assert.equal(noCommand.code, 2)
-  assert.match(noCommand.stderr, /no command to profile/)
+  assert.match(noCommand.stderr, /no command to observe/)
 
   const badLoad = await flame(['--load', '-c lots http://127.0.0.1:$PORT/', '--', NODE, example('cpu-burn/server.js')])
   assert.equal(badLoad.code, 2)

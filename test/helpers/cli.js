@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
@@ -31,6 +32,16 @@ export function runDyno (args, options = {}) {
     })
     options.onSpawn?.(child)
   })
+}
+
+/**
+ * The one line a command wrote to stderr; fails when it wrote more or less.
+ * @param {string} stderr
+ */
+export function oneLine (stderr) {
+  const lines = stderr.trim().split('\n')
+  assert.equal(lines.length, 1, `expected one line, got:\n${stderr}`)
+  return lines[0]
 }
 
 /**

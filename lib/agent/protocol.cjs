@@ -1,0 +1,27 @@
+'use strict'
+/**
+ * The messages between dyno and its agents, and between the agent's threads.
+ * Types only: each side checks `type` before it reads anything else.
+ *
+ * Over the Unix socket, agent to dyno:
+ * @typedef {{ type: 'hello', pid: number, ppid: number }
+ *   | { type: 'listening', pid: number, port: number, address: string, family: string }
+ *   | { type: 'stopped', pid: number }
+ *   | { type: 'data', collector: string, pid: number, [field: string]: unknown }} AgentMessage
+ *
+ * Over the Unix socket, dyno to agent:
+ * @typedef {{ type: 'stop' }} DynoMessage
+ *
+ * From the app's main thread to the agent's worker thread:
+ * @typedef {{ type: 'listening', address: { port: number, address: string, family: string } }
+ *   | { type: 'uncaught', uncaught: { name: string, message: string } }
+ *   | { type: 'exit', code: number }
+ *   | { type: 'collector', collector: string, message: unknown }} MainMessage
+ *
+ * On a process's BroadcastChannel, between its agent worker and the agents in its worker threads:
+ * @typedef {{ type: 'stop' }
+ *   | { type: 'thread-hello', threadId: number }
+ *   | { type: 'thread-stopped', threadId: number }} ThreadMessage
+ */
+
+module.exports = {}

@@ -1,0 +1,106 @@
+import { resolve } from 'node:path'
+import { usageError } from '../errors.js'
+import { splitWords } from '../observe/command.js'
+import { checkLoadUrl, withPort } from '../observe/load-url.js'
+import { renderLoadHeader } from '../report/load-terminal.js'
+import { createProgressBar } from '../report/progress.js'
+import { parseLoadArgs } from './load.js'
+
+/**
+ * What the commands that observe an app (flame, doctor, async, heap) share
+ * on the command line: their flags, the command after `--`, the load, and
+ * what is printed while the app runs.
+ */
+
+/** @type {import('./flags.js').Flag[]} */
+export const OBSERVING_FLAGS = [
+  { name: 'load', type: 'string', placeholder: 'flags and url', description: 'once the app listens, run dyno load with these flags; $PORT is the app\'s port, e.g. --load \'-c 100 -d 10 http://127.0.0.1:$PORT/\'' },
+  { name: 'on-port', type: 'string', placeholder: 'command', description: 'once the app listens, run this shell command (PORT is set) and stop when it exits' },
+  { name: 'listen-timeout', type: 'duration', default: 30, placeholder: 'seconds', description: 'with --load or --on-port: how long to wait for the app to listen' },
+  { name: 'stop-grace', type: 'duration', default: 5, placeholder: 'seconds', description: 'how long the app may take to shut down after SIGTERM before it gets SIGKILL' },
+  { name: 'out', type: 'string', default: '.dyno', placeholder: 'folder', description: 'where run folders go' }
+]
+
+/**
+ * The options every observing command takes, from its parsed flags.
+ * @param {Record<string, any>} values
+ * @param {string[]} target the command after --
+ * @param {import('./io.js').IO} io
+ * @returns {Promise<import('../commands/observed-run.js').ObservingOptions>}
+ */
+export async function observingOptions (values, target, io) {
+  if (target.length === 0) throw usageError('DYNO_NO_COMMAND', 'no command to observe; give it after --, like: -- node app.js')
+  if (values.load !== undefined && values['on-port'] !== undefined) throw usageError('DYNO_BAD_FLAG', '--load and --on-port both drive the app; pass one')
+  let load = null
+  if (values.load !== undefined) {
+    // Checked now, with a stand-in port, rather than after the app started.
+    load = (await parseLoadArgs(splitWords(values.load), io.cwd, { urlToCheck: (url) => withPort(url, 1) })).options
+    checkLoadUrl(load.url)
+  }
+  return {
+    command: target,
+    load,
+    onPort: values['on-port'] ?? null,
+    listenTimeoutMs: values['listen-timeout'] * 1000,
+    stopGraceMs: values['stop-grace'] * 1000,
+    out: resolve(io.cwd, values.out)
+  }
+}
+
+/**
+ * Prints what happens while the app is observed: the load's header and
+ * progress bar, and warnings.
+ * @param {import('./io.js').IO} io
+ * @param {import('../report/style.js').Style} style
+ * @param {boolean} withLoad
+ * @param {(data: any) => void} [onAgentData] a live view of the collectors' data
+ */
+export function observingPrinter (io, style, withLoad, onAgentData) {
+  const bar = withLoad && io.stderr.isTTY ? createProgressBar(io.stderr) : null
+  return {
+    /** @param {import('../commands/io.js').CommandEvent} event */
+    onEvent (event) {
+      if (event.type === 'load-start') io.stdout.write(renderLoadHeader(event.options) + '\n')
+      else if (event.type === 'load-progress') bar?.update(event.progress)
+      else if (event.type === 'load-end') bar?.done()
+      else if (event.type === 'warning') io.stderr.write(style.yellow(`dyno: ${event.message}`) + '\n')
+      else if (event.type === 'agent-data') onAgentData?.(event.data)
+    },
+    done () {
+      bar?.done()
+    }
+  }
+}
+
+/**
+ * The last line of an observing run on stderr, when it did not end as asked.
+ * @param {import('./io.js').IO} io
+ * @param {string} name the command
+ * @param {{ failure: Error | null, meta: import('../run-folder.js').RunMeta }} result
+ * @param {number} exitCode
+ */
+export function printRunEnd (io, name, result, exitCode) {
+  if (result.failure) io.stderr.write(`dyno ${name}: ${result.failure.message}\n`)
+  // 128 and more: stopped by a signal, which the summary already says.
+  else if (exitCode !== 0 && exitCode < 128) io.stderr.write(`dyno ${name}: the app ${result.meta.end?.how}\n`)
+}
+
+/**
+ * dyno's own flags, then the command: after `--`, or from the first word
+ * that is neither a flag nor a flag's value.
+ * @param {string[]} argv
+ * @param {import('./flags.js').Flag[]} flags the command's flags
+ * @returns {[string[], string[]]}
+ */
+export function splitCommand (argv, flags) {
+  const dash = argv.indexOf('--')
+  if (dash !== -1) return [argv.slice(0, dash), argv.slice(dash + 1)]
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    if (!arg.startsWith('-')) return [argv.slice(0, i), argv.slice(i)]
+    const name = arg.replace(/^--?/, '')
+    const flag = flags.find((f) => f.name === name || f.short === name)
+    if (flag && flag.type !== 'boolean' && !arg.includes('=')) i++
+  }
+  return [argv, []]
+}

@@ -1,0 +1,140 @@
+import { rmSync } from 'node:fs'
+import { DynoError, targetError, usageError } from '../errors.js'
+import { describeAppEnd } from '../observe/app-end.js'
+import { notNode } from '../observe/app.js'
+import { describeOnPortFailure } from '../observe/on-port.js'
+import { observe } from '../observe/observe.js'
+import { chooseProcess } from '../observe/processes.js'
+import { loadVerdict } from '../load/verdict.js'
+import { displayUrl } from '../load/options.js'
+import { createRunFolder, writeMeta } from '../run-folder.js'
+import { observeHooks, signalExitCode } from './io.js'
+
+/**
+ * What flame, doctor, async and heap share: a run folder, the observe step
+ * with their collectors, the process worth showing, how the app ended, the
+ * run's meta.json and the exit code. Each command adds only its collectors
+ * and its analysis.
+ *
+ * @typedef {object} ObservingOptions the options every observing command takes
+ * @property {string[]} command
+ * @property {import('../load/options.js').LoadOptions | null} load its url may hold `$PORT`
+ * @property {string | null} onPort
+ * @property {number} listenTimeoutMs
+ * @property {number} [stopGraceMs]
+ * @property {string} out the folder run folders go in
+ *
+ * @typedef {object} ObservedRun
+ * @property {string} folder
+ * @property {import('../observe/observe.js').Observed} observed
+ * @property {import('../observe/processes.js').ProcessRecord} chosen the process observed
+ * @property {import('../observe/app-end.js').AppEnd} end how the app ended
+ * @property {import('../run-folder.js').RunMeta} meta as written to the folder
+ * @property {DynoError | null} failure what went wrong, in one line for the user
+ * @property {number} exitCode
+ */
+
+/**
+ * @param {import('../run-folder.js').RunKind} kind
+ * @param {ObservingOptions} options
+ * @param {import('./io.js').CommandIO} io
+ * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown> }} how
+ *   the collectors, the measure of a busy process (to choose one when none listened), and the options to record
+ * @returns {Promise<ObservedRun>}
+ */
+export async function observeRun (kind, options, io, how) {
+  const startedAt = new Date().toISOString()
+  const folder = createRunFolder(options.out, kind)
+  let observed
+  try {
+    observed = await observe({
+      command: options.command,
+      cwd: io.cwd,
+      env: io.env,
+      folder,
+      collectors: how.collectors,
+      load: options.load,
+      onPort: options.onPort,
+      listenTimeoutMs: options.listenTimeoutMs,
+      stopGraceMs: options.stopGraceMs,
+      signal: io.signal
+    }, observeHooks(io))
+  } catch (err) {
+    // The app never started: there is nothing to keep.
+    rmSync(folder, { recursive: true, force: true })
+    throw err
+  }
+  const chosen = chooseProcess(observed.processes, how.busy, observed.listening?.pid ?? null)
+  if (!chosen) {
+    rmSync(folder, { recursive: true, force: true })
+    if (observed.failure) throw observed.failure
+    throw notNode(options.command)
+  }
+  const driver = options.load ? 'load' : options.onPort ? 'on-port' : null
+  const failure = runFailure(observed)
+  const end = describeAppEnd(chosen, observed.exit, { stoppedByDyno: observed.stoppedByDyno, interrupted: observed.interrupted, driver, driverFailed: failure !== null })
+  /** @type {import('../run-folder.js').RunMeta} */
+  const meta = {
+    schemaVersion: 2,
+    kind,
+    title: options.command.join(' '),
+    target: { argv: options.command, cwd: io.cwd },
+    source: null,
+    cwd: chosen.info?.cwd ?? io.cwd,
+    node: chosen.info?.node ?? null,
+    v8: chosen.info?.v8 ?? null,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    options: { ...how.options, load: options.load ? displayUrl(options.load.url) : null, onPort: options.onPort },
+    load: observed.load,
+    loadWindow: observed.loadWindow,
+    onPort: observed.onPort ? { command: observed.onPort.command, code: observed.onPort.code, signal: observed.onPort.signal, failed: observed.onPort.failed } : null,
+    process: { pid: chosen.pid, argv: chosen.info?.argv ?? null, listening: chosen.listening },
+    processes: observed.processes.filter((p) => p.threadId === 0).length,
+    threads: observed.processes.filter((p) => p.threadId !== 0).length,
+    end
+  }
+  writeMeta(folder, meta)
+  return { folder, observed, chosen, end, meta, failure, exitCode: exitCode(observed, end, driver, failure) }
+}
+
+/**
+ * What went wrong on dyno's side of the run, as one line for the user.
+ * @param {import('../observe/observe.js').Observed} observed
+ * @returns {DynoError | null}
+ */
+function runFailure (observed) {
+  if (observed.failure) {
+    return observed.failure instanceof DynoError ? observed.failure : targetError('DYNO_LOAD_FAILED', `the load failed: ${/** @type {Error} */ (observed.failure).message}`)
+  }
+  if (observed.load && !observed.interrupted) {
+    // The load judged as dyno load judges it: a target that answered nothing failed.
+    const verdict = loadVerdict(observed.load)
+    if (verdict.message) {
+      const failure = observed.load.failure
+      return failure ? new DynoError(failure.code, verdict.message, { exitCode: failure.exitCode }) : targetError('DYNO_LOAD_FAILED', verdict.message)
+    }
+  }
+  const onPort = observed.onPort
+  if (onPort?.failed) {
+    return onPort.code === 127 ? usageError('DYNO_ON_PORT_NOT_FOUND', describeOnPortFailure(onPort)) : targetError('DYNO_ON_PORT_FAILED', describeOnPortFailure(onPort))
+  }
+  return null
+}
+
+/**
+ * 0 when the run went as asked; 1 when the app failed (never listened, ended
+ * while it was being loaded, or, observed to its end, crashed or exited with
+ * an error); 2 for a mistake; 128 + the signal when a load was cut short by
+ * Ctrl-C or SIGTERM (a run without a load ends that way normally).
+ * @param {import('../observe/observe.js').Observed} observed
+ * @param {import('../observe/app-end.js').AppEnd} end
+ * @param {'load' | 'on-port' | null} driver
+ * @param {DynoError | null} failure
+ */
+function exitCode (observed, end, driver, failure) {
+  if (failure) return failure.exitCode
+  if (observed.interrupted && driver) return signalExitCode(observed.interrupted)
+  if (driver ? !end.stoppedByDyno : !end.clean) return 1
+  return 0
+}

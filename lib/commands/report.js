@@ -1,0 +1,26 @@
+import { resolve } from 'node:path'
+import { usageError } from '../errors.js'
+import { readMeta } from '../run-folder.js'
+
+/**
+ * How each kind of run folder is rendered again. A command that writes run
+ * folders adds its line here.
+ * @type {Record<string, (folder: string) => Promise<unknown>>}
+ */
+const RENDERERS = {
+  flame: async (folder) => (await import('./flame-report.js')).renderFlameFolder(folder)
+}
+
+/**
+ * `dyno report <folder>`: renders a run folder's reports again from its raw
+ * data (after an upgrade, or on data copied from elsewhere), by its kind.
+ * @param {{ folder: string }} options
+ * @param {import('./io.js').CommandIO} io
+ */
+export async function runReport (options, io) {
+  const folder = resolve(io.cwd, options.folder)
+  const meta = readMeta(folder)
+  const render = RENDERERS[meta.kind]
+  if (!render) throw usageError('DYNO_BAD_RUN_FOLDER', `${options.folder} holds a "${meta.kind}" run, which this dyno cannot render; the kinds it renders are ${Object.keys(RENDERERS).join(', ')}`)
+  return { result: { folder, kind: meta.kind, meta, rendered: await render(folder) }, exitCode: 0 }
+}

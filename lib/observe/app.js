@@ -1,0 +1,201 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { targetError, usageError } from '../errors.js'
+import { ChannelServer } from './channel-server.js'
+import { resolveProgram } from './command.js'
+import { liveProcessesOfRun } from './run-processes.js'
+
+const AGENT = fileURLToPath(new URL('../agent/agent.cjs', import.meta.url))
+
+/**
+ * The user's app, started with dyno's agent inside every Node.js process of
+ * it. It runs in its own process group, so that Ctrl-C reaches dyno first and
+ * dyno decides the order: stop the collectors, then stop the app.
+ *
+ * @typedef {{ pid: number, ppid: number }} AgentHello
+ * @typedef {{ pid: number, port: number, address: string, family: string }} AgentListening
+ * @typedef {{ code: number | null, signal: NodeJS.Signals | null }} ProcessExit
+ */
+export class App {
+  /**
+   * @param {object} options
+   * @param {string[]} options.command
+   * @param {string} options.cwd
+   * @param {NodeJS.ProcessEnv} options.env
+   * @param {string} options.runDir
+   * @param {Record<string, object>} options.collectors what each collector is asked, by name
+   */
+  constructor (options) {
+    this.options = options
+    this.channel = new ChannelServer()
+    /** @type {AgentHello[]} */
+    this.agents = []
+    /** @type {AgentListening | null} */
+    this.listening = null
+    /** @type {ProcessExit | null} */
+    this.exit = null
+    /** @type {Promise<ProcessExit> | null} */
+    this.exited = null
+    /** @type {import('node:child_process').ChildProcess | null} */
+    this.child = null
+    this.stoppedByDyno = false
+    this.channel.on('hello', (message) => this.agents.push(message))
+    this.channel.on('listening', (message) => { this.listening ??= message })
+  }
+
+  async start () {
+    const { command, cwd, env, runDir, collectors } = this.options
+    resolveProgram(command[0], cwd, env)
+    await this.channel.listen()
+    const nodeOptions = [env.NODE_OPTIONS, `--require "${AGENT.replace(/(["\\])/g, '\\$1')}"`].filter(Boolean).join(' ')
+    const child = spawn(command[0], command.slice(1), {
+      cwd,
+      env: {
+        ...env,
+        NODE_OPTIONS: nodeOptions,
+        DYNO_RUN_DIR: runDir,
+        DYNO_AGENT_SOCKET: this.channel.path,
+        DYNO_COLLECTORS: JSON.stringify(collectors)
+      },
+      // A terminal stays dyno's (the app runs in a group of its own, which may
+      // not read it); piped input goes to the app.
+      stdio: [process.stdin.isTTY ? 'ignore' : 'inherit', 'inherit', 'inherit'],
+      detached: true
+    })
+    this.child = child
+    process.on('exit', this.killOnExit)
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exit = { code, signal }
+        resolve(this.exit)
+      })
+    })
+    // A spawn failure (a file that is not a program after all) arrives as an event.
+    try {
+      await once(child, 'spawn')
+    } catch (err) {
+      this.channel.close()
+      throw usageError('DYNO_COMMAND_FAILED', `cannot start ${command[0]}: ${/** @type {Error} */ (err).message}`)
+    }
+  }
+
+  /**
+   * Resolves with the first TCP port a process of the app listens on.
+   * @param {number} timeoutMs
+   * @returns {Promise<AgentListening>}
+   */
+  async waitForListening (timeoutMs) {
+    if (this.listening) return this.listening
+    const listening = once(this.channel, 'listening').then(() => /** @type {AgentListening} */ (this.listening))
+    let timer
+    const timeout = new Promise((resolve, reject) => {
+      timer = setTimeout(() => reject(this.agents.length === 0
+        ? notNode(this.options.command)
+        : targetError('DYNO_LISTEN_TIMEOUT', `the app did not listen on a port within ${timeoutMs / 1000} s; raise --listen-timeout, or check that it starts a server`)), timeoutMs)
+    })
+    const exited = /** @type {Promise<ProcessExit>} */ (this.exited).then((exit) => {
+      throw this.agents.length === 0 ? notNode(this.options.command) : targetError('DYNO_TARGET_EXITED', `the app ${describeExit(exit)} before it listened on a port`)
+    })
+    try {
+      return await Promise.race([listening, timeout, exited])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /**
+   * Asks every agent still running to end its collectors and write, waits
+   * for them, then stops what is left of the app: SIGTERM to its process
+   * group, SIGKILL later, and the same to any process of the run that left
+   * the group (a daemon that called setsid). Returns once none is left, so
+   * that every agent has finished writing. The group may outlive its first
+   * process (a launcher that starts the server and exits), so it is the
+   * group that is watched, not the process dyno started.
+   * @param {{ agentTimeoutMs?: number, exitTimeoutMs?: number }} [options]
+   */
+  async stop ({ agentTimeoutMs = 10_000, exitTimeoutMs = 5000 } = {}) {
+    const waiting = this.channel.broadcastStop()
+    if (waiting > 0) {
+      let answered = 0
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, agentTimeoutMs)
+        const done = () => { clearTimeout(timer); resolve(undefined) }
+        this.channel.on('stopped', () => { if (++answered >= waiting) done() })
+        this.untilGone(agentTimeoutMs).then(done)
+      })
+    }
+    if (this.anyAlive()) {
+      this.stoppedByDyno = true
+      this.signal('SIGTERM')
+      if (!await this.untilGone(exitTimeoutMs)) {
+        this.signal('SIGKILL')
+        await this.untilGone(2000)
+      }
+    }
+    await this.exited
+    this.channel.close()
+    process.off('exit', this.killOnExit)
+    return /** @type {ProcessExit} */ (this.exit)
+  }
+
+  /**
+   * Resolves when the process `pid` of the app goes away.
+   * @param {number} pid
+   */
+  disconnected (pid) {
+    return new Promise((resolve) => {
+      const onGone = (/** @type {{ pid: number }} */ message) => {
+        if (message.pid !== pid) return
+        this.channel.off('disconnected', onGone)
+        resolve(undefined)
+      }
+      this.channel.on('disconnected', onGone)
+    })
+  }
+
+  /** The processes of the app that live: its group, and any that left it. */
+  alive () {
+    return this.child ? liveProcessesOfRun(this.options.runDir, this.child.pid) : []
+  }
+
+  anyAlive () {
+    return this.alive().length > 0
+  }
+
+  /**
+   * @param {number} ms
+   * @returns {Promise<boolean>} false when a process is still there after `ms`
+   */
+  async untilGone (ms) {
+    const until = Date.now() + ms
+    while (this.anyAlive()) {
+      if (Date.now() > until) return false
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    return true
+  }
+
+  /** @param {NodeJS.Signals} signal */
+  signal (signal) {
+    for (const pid of this.alive()) {
+      try {
+        process.kill(pid, signal)
+      } catch {}
+    }
+  }
+
+  /** If dyno itself goes down, the app does not stay behind. */
+  killOnExit = () => this.signal('SIGTERM')
+}
+
+/** @param {string[]} command */
+export function notNode (command) {
+  return usageError('DYNO_NOT_NODE', `"${command.join(' ')}" started no Node.js process; dyno observes commands that run node, like: -- node app.js, -- npm start`)
+}
+
+/** @param {ProcessExit} exit */
+export function describeExit (exit) {
+  if (exit.signal) return `was killed by ${exit.signal}`
+  return `exited with code ${exit.code}`
+}

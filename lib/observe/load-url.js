@@ -1,0 +1,44 @@
+import { usageError } from '../errors.js'
+
+const PORT = /\$\{?PORT\}?/g
+
+/**
+ * The load's URL with `$PORT` (or `${PORT}`) replaced.
+ * @param {string} url @param {number} port
+ */
+export function withPort (url, port) {
+  return url.replace(PORT, String(port))
+}
+
+/**
+ * Refuses a `--load` URL whose port the shell ate: in double quotes, `$PORT`
+ * is replaced by the shell's own (usually empty) variable before dyno sees it.
+ * @param {string} url
+ */
+export function checkLoadUrl (url) {
+  if (/^[a-z]+:\/\/(?:\[[^\]]*\]|[^/:?#]*):(?=[/?#]|$)/i.test(url)) {
+    throw usageError('DYNO_BAD_URL', `the --load URL ${url} has an empty port: the shell replaced $PORT before dyno saw it; put the load flags in single quotes: --load '-c 10 http://127.0.0.1:$PORT/'`)
+  }
+}
+
+/**
+ * What to tell the user when the load will not reach the app it observes.
+ * @param {string} url the --load URL as given
+ * @param {{ port: number, address: string }} listening where the app listens
+ * @returns {string | null}
+ */
+export function loadUrlWarning (url, listening) {
+  const target = new URL(withPort(url, listening.port))
+  const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80))
+  if (!url.match(PORT) && port !== listening.port) {
+    return `the --load URL goes to port ${port}, but the app listens on ${listening.port}; write $PORT in the URL (in single quotes) to load the app`
+  }
+  const host = target.hostname.replace(/^\[|\]$/g, '')
+  if (listening.address === '::1' && (host === '127.0.0.1' || host === 'localhost')) {
+    return `the app listens on ::1 only, so ${target.host} may not reach it; load http://[::1]:$PORT/ instead`
+  }
+  if (listening.address === '127.0.0.1' && host === '::1') {
+    return 'the app listens on 127.0.0.1 only, so [::1] does not reach it; load http://127.0.0.1:$PORT/ instead'
+  }
+  return null
+}

@@ -1,0 +1,137 @@
+import { load } from '../load/run.js'
+import { App } from './app.js'
+import { withPort, loadUrlWarning } from './load-url.js'
+import { runOnPort } from './on-port.js'
+import { readProcesses } from './processes.js'
+
+/**
+ * @typedef {object} ObserveOptions
+ * @property {string[]} command the user's command, which runs node
+ * @property {string} cwd
+ * @property {NodeJS.ProcessEnv} env
+ * @property {string} folder the run folder (created by the caller)
+ * @property {Record<string, object>} collectors what each agent collector is asked, by name
+ * @property {import('../load/options.js').LoadOptions | null} load its url may hold `$PORT`
+ * @property {string | null} onPort a shell command to run once the app listens, with PORT set
+ * @property {number} listenTimeoutMs
+ * @property {number} [stopGraceMs] how long the app may take to end after SIGTERM (5 s)
+ * @property {AbortSignal} [signal] ends the run early; its reason names the signal ('SIGINT', …)
+ *
+ * @typedef {object} ObserveHooks
+ * @property {(options: import('../load/options.js').LoadOptions) => void} [onLoadStart]
+ * @property {(progress: import('../load/options.js').LoadProgress) => void} [onLoadProgress]
+ * @property {() => void} [onLoadEnd]
+ * @property {(message: { collector: string, pid: number, [key: string]: unknown }) => void} [onAgentData] a collector's live data
+ * @property {(warning: string) => void} [onWarning]
+ *
+ * @typedef {object} Observed
+ * @property {import('./processes.js').ProcessRecord[]} processes what every process of the app wrote
+ * @property {import('./app.js').AgentListening | null} listening where the app listened first
+ * @property {import('../load/summary.js').LoadResult | null} load
+ * @property {{ startMs: number, endMs: number } | null} loadWindow epoch ms, the agents' clock
+ * @property {({ atMs: number } & import('../load/options.js').LoadProgress)[]} loadTimeline the load's progress, once a second
+ * @property {import('./on-port.js').OnPortEnd | null} onPort
+ * @property {import('./app.js').ProcessExit} exit how the first process of the command ended
+ * @property {boolean} stoppedByDyno
+ * @property {string | null} interrupted the signal that ended the run early, if one did
+ * @property {unknown} failure what went wrong on dyno's side of the run (the app never listened, the load failed)
+ */
+
+/**
+ * The one way dyno observes an app: start the command with the agent and the
+ * given collectors inside every Node.js process, wait for it to listen, run
+ * the load or the --on-port command (or nothing: until the app exits or the
+ * run is stopped), then stop the collectors and every process of the app, and
+ * read what the agents wrote. A failing app still gives what was collected.
+ * @param {ObserveOptions} options
+ * @param {ObserveHooks} [hooks]
+ * @returns {Promise<Observed>}
+ */
+export async function observe (options, hooks = {}) {
+  const app = new App({ command: options.command, cwd: options.cwd, env: options.env, runDir: options.folder, collectors: options.collectors })
+  const stop = new AbortController()
+  const onAbort = () => stop.abort(options.signal?.reason)
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+  if (options.signal?.aborted) onAbort()
+  if (hooks.onAgentData) app.channel.on('data', hooks.onAgentData)
+  await app.start()
+
+  /** @type {Observed['load']} */
+  let loadResult = null
+  /** @type {Observed['loadWindow']} */
+  let loadWindow = null
+  /** @type {Observed['loadTimeline']} */
+  const loadTimeline = []
+  /** @type {Observed['onPort']} */
+  let onPort = null
+  /** @type {unknown} */
+  let failure = null
+  try {
+    if (options.load || options.onPort) {
+      const listening = await untilAborted(app.waitForListening(options.listenTimeoutMs), stop.signal)
+      // The load stops when the user stops, or when the process it loads goes away.
+      const driverStop = new AbortController()
+      stop.signal.addEventListener('abort', () => driverStop.abort(), { once: true })
+      app.disconnected(listening.pid).then(() => driverStop.abort())
+      const startMs = Date.now()
+      if (options.load) {
+        const warning = loadUrlWarning(options.load.url, listening)
+        if (warning) hooks.onWarning?.(warning)
+        const loadOptions = { ...options.load, url: withPort(options.load.url, listening.port) }
+        hooks.onLoadStart?.(loadOptions)
+        try {
+          loadResult = await load({
+            ...loadOptions,
+            signal: driverStop.signal,
+            onProgress: (progress) => {
+              loadTimeline.push({ atMs: Date.now(), ...progress })
+              hooks.onLoadProgress?.(progress)
+            }
+          })
+        } finally {
+          hooks.onLoadEnd?.()
+        }
+      } else {
+        onPort = await runOnPort(/** @type {string} */ (options.onPort), listening.port, options, driverStop.signal)
+      }
+      loadWindow = { startMs, endMs: Date.now() }
+    } else {
+      await untilAborted(/** @type {Promise<unknown>} */ (app.exited), stop.signal)
+    }
+  } catch (err) {
+    if (!(err instanceof Aborted)) failure = err
+  } finally {
+    // However the run went, the app does not outlive it.
+    await app.stop({ exitTimeoutMs: options.stopGraceMs })
+    options.signal?.removeEventListener('abort', onAbort)
+  }
+  return {
+    processes: readProcesses(options.folder),
+    listening: app.listening,
+    load: loadResult,
+    loadWindow,
+    loadTimeline,
+    onPort,
+    exit: /** @type {import('./app.js').ProcessExit} */ (app.exit),
+    stoppedByDyno: app.stoppedByDyno,
+    interrupted: stop.signal.aborted ? (typeof stop.signal.reason === 'string' ? stop.signal.reason : 'SIGINT') : null,
+    failure
+  }
+}
+
+class Aborted extends Error {}
+
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {AbortSignal} signal
+ * @returns {Promise<T>}
+ */
+function untilAborted (promise, signal) {
+  if (signal.aborted) return Promise.reject(new Aborted())
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new Aborted())
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}

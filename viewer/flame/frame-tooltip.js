@@ -1,0 +1,35 @@
+/* What the tooltip says about a frame of the flamegraph: which function, where, and how much time. */
+/* exported describeFrame */
+/* global formatCount, formatShare, formatLocation, TIER_NAMES */
+
+const KIND_NAMES = ['app code', 'dependency (node_modules)', 'Node.js core', 'native / V8 builtin', 'garbage collection', 'V8 (program)']
+
+/**
+ * @param {Profile} profile
+ * @param {Tree} tree
+ * @param {number} i the node under the pointer
+ * @param {boolean} inverted whether `tree` is the inverted one
+ * @param {FunctionStats} stats
+ * @returns {{ title: string, where: string, rows: [string, string][] }}
+ */
+function describeFrame (profile, tree, i, inverted, stats) {
+  const all = tree.total[0]
+  const samples = (/** @type {number} */ n) => formatShare(n, all) + ' (' + formatCount(n) + ' samples)'
+  if (i === 0) return { title: 'all samples', where: '', rows: [['samples', formatCount(all)]] }
+  const { frames } = profile
+  const f = tree.frame[i]
+  const where = formatLocation(frames.file[f], frames.line[f], frames.column[f])
+  /** @type {[string, string][]} */
+  const rows = []
+  if (inverted) {
+    rows.push([tree.depth[i] === 1 ? 'top of stack' : 'with these callers', samples(tree.total[i])])
+  } else {
+    rows.push(['on stack', samples(tree.total[i])], ['top of stack', samples(tree.self[i])])
+  }
+  rows.push(['function, all calls', 'self ' + formatShare(stats.self[f], all) + ', total ' + formatShare(stats.total[f], all)])
+  rows.push(['kind', KIND_NAMES[frames.category[f]] || 'unknown'])
+  const tier = frames.tier[f]
+  rows.push(['tier', profile.meta.tiersKnown === false ? 'unknown: this Node did not report tiers' : tier ? TIER_NAMES[tier] + (tier >= 3 ? ' (optimized)' : ' (not optimized)') : 'unknown'])
+  if (tree.inlined[i]) rows.push(['inlined', 'yes, into its caller\'s optimized code'])
+  return { title: frames.name[f], where, rows }
+}
