@@ -65,7 +65,7 @@ test('latency of a server that waits 50 ms is 50 ms and a little', async (t) => 
   // Never below the server's wait (a timer may fire a hair early against the
   // clock), and not far above it even when another program keeps a CPU busy.
   const p50 = result.latency.percentiles['50']
-  assert.ok(p50 >= 49 && p50 < 100, `p50 was ${p50} ms`)
+  assert.ok(p50 >= 49 && p50 < 150, `p50 was ${p50} ms`)
   // Each connection waited on 20 requests in turn.
   assert.ok(result.duration >= 20 * 0.049, `took ${result.duration} s`)
 })
