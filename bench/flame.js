@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { median } from './lib/measure.js'
 import { loadCommand as loadOf, runCommand, runPlain } from './lib/tool-runs.js'
+import { peerTool } from './lib/peers.js'
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +30,7 @@ const duration = Number(values.duration)
 const root = fileURLToPath(new URL('..', import.meta.url))
 const app = join(root, 'bench/apps/hello.js')
 const dyno = join(root, 'bin/dyno.js')
-const zeroX = join(root, 'node_modules/0x/cmd.js')
+const zeroX = peerTool('0x/cmd.js')
 
 const loadCommand = (/** @type {string} */ out) => loadOf(dyno, duration, out)
 

@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { Profile } from 'pprof-format'
-import { runDyno } from '../helpers/cli.js'
+import { runDyno, signalWhenPrinted } from '../helpers/cli.js'
 
 const NODE = process.execPath
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -144,7 +144,7 @@ test('an app with its own SIGINT handler that calls process.exit still gets its 
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-flame-'))
   const run = await runDyno(['flame', '--', NODE, fixture('exits-on-sigint.cjs')], {
     cwd,
-    onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 1500)
+    onSpawn: (child) => signalWhenPrinted(child, 'app listening', 'SIGINT')
   })
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /app says goodbye/)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { runDyno } from '../helpers/cli.js'
+import { runDyno, signalWhenPrinted } from '../helpers/cli.js'
 import { running } from '../helpers/processes.js'
 
 const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtures/apps/${name}`, import.meta.url))
@@ -56,7 +56,7 @@ test('SIGTERM to dyno ends the run like Ctrl-C, and the report says which it was
   const run = await runDyno(['flame', '--', process.execPath, fixture('pid-server.cjs')], {
     cwd,
     env: { PID_FILE: pidFile },
-    onSpawn: (child) => setTimeout(() => child.kill('SIGTERM'), 1500)
+    onSpawn: (child) => signalWhenPrinted(child, 'app listening', 'SIGTERM')
   })
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /The app stopped by SIGTERM to dyno\./)

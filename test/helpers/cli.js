@@ -43,3 +43,22 @@ export function oneLine (stderr) {
   assert.equal(lines.length, 1, `expected one line, got:\n${stderr}`)
   return lines[0]
 }
+
+/**
+ * Sends `signal` to a dyno run once its output shows `text`: a test signals
+ * a run when it has reached that point, however slowly the machine started it.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {string} text
+ * @param {NodeJS.Signals} signal
+ */
+export function signalWhenPrinted (child, text, signal) {
+  let seen = ''
+  /** @param {string} chunk */
+  const watch = (chunk) => {
+    seen += chunk
+    if (!seen.includes(text)) return
+    child.stdout?.off('data', watch)
+    child.kill(signal)
+  }
+  child.stdout?.on('data', watch)
+}
