@@ -2,7 +2,7 @@ import { count, decimal, pValue, times } from './format.js'
 import { table } from './table.js'
 
 /**
- * @param {ReturnType<typeof import('../micro/compare.js').compareResults>} result
+ * @param {ReturnType<typeof import('../compare/results.js').compareResults>} result
  * @param {{ style: import('./style.js').Style, names: [string, string] }} options
  */
 export function renderComparison (result, { style, names }) {

@@ -1,6 +1,7 @@
-import { relative } from 'node:path'
+import { basename, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { count, decimal, nanoseconds, pValue, times } from './format.js'
+import { createStyle } from './style.js'
 import { table } from './table.js'
 
 /**
@@ -12,7 +13,51 @@ import { table } from './table.js'
  * @typedef {import('../micro/runner.js').FileReport} FileReport
  * @typedef {import('../micro/analyze.js').GroupReport} GroupReport
  * @typedef {import('../micro/analyze.js').CaseReport} CaseReport
+ * @typedef {import('../commands/micro.js').MicroOutcome} MicroOutcome
  */
+
+/**
+ * Writes dyno micro's output as the run goes: the round on a terminal, each
+ * file's report when it is done; at the end the JSON document, where the
+ * run was saved, and what failed. For the CLI and for a benchmark file that
+ * runs itself.
+ * @param {{ stdout: NodeJS.WritableStream & { isTTY?: boolean }, stderr: NodeJS.WritableStream & { isTTY?: boolean }, cwd: string, json: boolean }} out
+ */
+export function microPrinter ({ stdout, stderr, cwd, json }) {
+  const style = createStyle(stdout)
+  const showRounds = !json && stderr.isTTY === true
+  return {
+    /** @param {import('../commands/micro.js').MicroEvent} event */
+    onProgress (event) {
+      if (event.type === 'round') {
+        const p = event.progress
+        if (showRounds) stderr.write(`\r\x1b[2K${relative(cwd, p.file)}: round ${p.round + 1}/${p.rounds}${p.group ? ` · ${p.group}` : ''}`)
+        return
+      }
+      if (showRounds) stderr.write('\r\x1b[2K')
+      if (!json) stdout.write(renderMicroFile(event.report, { style, cwd }) + '\n')
+    },
+    /** @param {MicroOutcome} outcome */
+    finish (outcome) {
+      if (json) stdout.write(JSON.stringify(outcome.document, null, 2) + '\n')
+      if (outcome.saved) stderr.write(savedLine(outcome.saved, cwd) + '\n')
+      for (const f of outcome.failures) stderr.write(`dyno micro: ${failureLine(f)}\n`)
+    }
+  }
+}
+
+/** @param {NonNullable<MicroOutcome['saved']>} saved @param {string} cwd */
+function savedLine ({ path, run }, cwd) {
+  const where = relative(cwd, path)
+  if (run === 1) return `saved to ${where} (a later --save ${basename(path, '.json')} adds its run to this one)`
+  return `added to ${where}: run ${run} under this name (dyno compare takes its runs as repeats; remove the file to start afresh)`
+}
+
+/** @param {import('../commands/micro.js').Failure} f */
+function failureLine (f) {
+  if (f.case === null) return `${f.file}: could not run the file (${f.stage}): ${f.message}`
+  return `${f.file}: case "${f.case}" failed (${f.stage}): ${f.message}`
+}
 
 /**
  * @param {FileReport} report

@@ -91,7 +91,7 @@ test('--json has every sample and a schemaVersion; --save stores it; dyno compar
   const dir = mkdtempSync(join(tmpdir(), 'dyno-micro-'))
   const first = await runDyno(['micro', ...FAST, '--json', '--save', 'before', fixture('real-difference.js')], { cwd: dir })
   assert.equal(first.code, 0, first.stderr)
-  assert.equal(first.stderr, `saved to ${join('.dyno', 'micro', 'before.json')}\n`)
+  assert.equal(first.stderr, `saved to ${join('.dyno', 'micro', 'before.json')} (a later --save before adds its run to this one)\n`)
   const result = JSON.parse(first.stdout)
   assert.equal(result.schemaVersion, 2)
   assert.equal(result.kind, 'dyno-micro')
@@ -105,7 +105,9 @@ test('--json has every sample and a schemaVersion; --save stores it; dyno compar
   assert.equal(typeof more.againstFastest.p, 'number')
   assert.equal(more.againstFastest.rounds, 4)
   assert.ok(more.againstFastest.ratio > 0)
-  assert.deepEqual(JSON.parse(readFileSync(join(dir, '.dyno', 'micro', 'before.json'), 'utf8')).files, result.files)
+  const saved = JSON.parse(readFileSync(join(dir, '.dyno', 'micro', 'before.json'), 'utf8'))
+  assert.equal(saved.kind, 'dyno-micro-runs')
+  assert.deepEqual(saved.runs.map((/** @type {any} */ r) => r.files), [result.files])
 
   const second = await runDyno(['micro', ...FAST, '--save', 'after', fixture('real-difference.js')], { cwd: dir })
   assert.equal(second.code, 0, second.stderr)
@@ -140,15 +142,43 @@ test('dyno compare reads two dyno load --json results', async () => {
   assert.match(oneLine(mixed.stderr), /a\.json is a load result and \.dyno\/micro\/m\.json a micro result/)
 })
 
-test('plain node runs a benchmark file that ends with run(), flags and all', async () => {
-  const child = spawn(process.execPath, [fixture('plain-node.js'), ...FAST], { env: { ...process.env, NO_COLOR: '1' } })
-  let stdout = ''
-  child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
-  const code = await new Promise((resolve) => child.on('close', resolve))
-  assert.equal(code, 0)
-  assert.match(stdout, /^join x [\d,]+ ops\/sec ±[\d.]+% \([\d,]+ runs sampled in 4 processes\)$/m)
-  assert.match(stdout, /^concat x /m)
-  assert.match(stdout, /^Fastest is /m)
+test('two --saves under one name add runs, and say so; a file that holds something else is refused before the run', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-micro-'))
+  const light = ['micro', '--rounds', '2', '--warmup', '20ms', '--time', '20ms', '--save', 'base', fixture('one-case.js')]
+  const first = await runDyno(light, { cwd: dir })
+  assert.equal(first.code, 0, first.stderr)
+  const second = await runDyno(light, { cwd: dir })
+  assert.equal(second.code, 0, second.stderr)
+  assert.equal(second.stderr, `added to ${join('.dyno', 'micro', 'base.json')}: run 2 under this name (dyno compare takes its runs as repeats; remove the file to start afresh)\n`)
+  const saved = JSON.parse(readFileSync(join(dir, '.dyno', 'micro', 'base.json'), 'utf8'))
+  assert.equal(saved.runs.length, 2)
+  assert.ok(saved.runs[0].startedAt < saved.runs[1].startedAt)
+
+  writeFileSync(join(dir, '.dyno', 'micro', 'other.json'), '{"not":"a run"}')
+  const refused = await runDyno(['micro', '--save', 'other', fixture('one-case.js')], { cwd: dir })
+  assert.equal(refused.code, 2)
+  assert.match(oneLine(refused.stderr), /\.dyno\/micro\/other\.json holds something other than saved dyno micro runs/)
+})
+
+test('plain node runs a benchmark file that ends with run(), with the settings given to run() and --json from the command line', async () => {
+  /** @param {string[]} args */
+  const plainNode = async (args) => {
+    const child = spawn(process.execPath, [fixture('plain-node.js'), ...args], { env: { ...process.env, NO_COLOR: '1' } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
+    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d })
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    return { code, stdout, stderr }
+  }
+  const { code, stdout, stderr } = await plainNode(['--json'])
+  assert.equal(code, 0, stderr)
+  const result = JSON.parse(stdout)
+  assert.equal(result.settings.rounds, 4)
+  assert.deepEqual(result.files[0].groups[0].cases.map((/** @type {any} */ c) => c.name), ['join', 'concat'])
+  const bad = await plainNode(['--rounds', '3'])
+  assert.equal(bad.code, 2)
+  assert.match(oneLine(bad.stderr), /^dyno micro: a benchmark file run by node takes --quick and --json, not "--rounds"/)
 })
 
 test('order does not leak between cases: a helper fed numbers is never deoptimized by the case that feeds it strings', async () => {

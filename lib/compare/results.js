@@ -1,5 +1,5 @@
+import { microRuns } from '../micro/saved.js'
 import { compareGroups } from '../stats/welch.js'
-import { MICRO_KIND } from './result.js'
 
 /**
  * dyno compare: two results, measurement by measurement. Pure.
@@ -31,7 +31,7 @@ import { MICRO_KIND } from './result.js'
  */
 export function resultKind (doc) {
   if (!doc || typeof doc !== 'object' || typeof doc.schemaVersion !== 'number') return null
-  if (doc.kind === MICRO_KIND && Array.isArray(doc.files)) return 'micro'
+  if (microRuns(doc)) return 'micro'
   if (Array.isArray(doc.requests?.perSecond?.samples)) return 'load'
   return null
 }
@@ -45,10 +45,19 @@ export function compareResults (a, b) {
   return {
     kind: a.kind,
     unit: a.kind === 'micro' ? 'ops/sec' : 'req/sec',
-    a: { node: a.doc.node ?? null, startedAt: a.doc.startedAt ?? null, schemaVersion: a.doc.schemaVersion },
-    b: { node: b.doc.node ?? null, startedAt: b.doc.startedAt ?? null, schemaVersion: b.doc.schemaVersion },
+    a: describeRun(a),
+    b: describeRun(b),
     rows
   }
+}
+
+/**
+ * @param {{ kind: ResultKind, doc: any }} result
+ * @returns {{ node: string | null, startedAt: string | null, schemaVersion: number }}
+ */
+function describeRun ({ kind, doc }) {
+  const run = kind === 'micro' ? /** @type {any[]} */ (microRuns(doc)).at(-1) : doc
+  return { node: run.node ?? null, startedAt: run.startedAt ?? null, schemaVersion: run.schemaVersion }
 }
 
 /**
@@ -57,11 +66,13 @@ export function compareResults (a, b) {
  */
 function microCases (doc) {
   const cases = new Map()
-  for (const file of doc.files) {
+  for (const file of /** @type {any[]} */ (microRuns(doc)).flatMap((run) => run.files)) {
     for (const group of file.groups ?? []) {
       for (const c of group.cases) {
         const name = group.name ? `${group.name} › ${c.name}` : c.name
-        cases.set(name, c.summary ? c.summary.processOpsPerSecond : null)
+        // Saved runs under one name: their processes together, for now.
+        const before = cases.get(name)
+        cases.set(name, c.summary && before !== null ? [...(before ?? []), ...c.summary.processOpsPerSecond] : null)
       }
     }
   }
