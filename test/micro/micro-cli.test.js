@@ -69,6 +69,17 @@ test('bad benchmark files: each failure named in one line, the good case still r
   assert.equal(lines[4], 'throws-at-load.js: could not run the file (load): RangeError: the file itself fails (throws-at-load.js:4:7)')
 })
 
+test('an ES module that does not parse is named with its line, as Node names it', async () => {
+  // A .js file outside any package.json is taken for a module by its syntax; then neither the
+  // import's error nor `node --check` (on Node 20 and 22) says where the mistake is.
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-micro-'))
+  const api = new URL('../../lib/micro/api.js', import.meta.url).href
+  writeFileSync(join(dir, 'reserved.js'), `import { bench } from '${api}'\n\nfunction sum () {\n  await 1\n}\nbench('sum', sum)\n`)
+  const { code, stderr } = await runDyno(['micro', ...FAST, 'reserved.js'], { cwd: dir })
+  assert.equal(code, 1)
+  assert.equal(oneLine(stderr), 'dyno micro: reserved.js: could not run the file (load): SyntaxError: Unexpected reserved word (reserved.js:4)')
+})
+
 test('a real difference (four times the work) is significant, and the faster case is named', async () => {
   const { code, stdout, stderr } = await runDyno(['micro', '--rounds', '6', '--warmup', '30ms', '--time', '50ms', fixture('real-difference.js')])
   assert.equal(code, 0, stderr)
