@@ -1,6 +1,10 @@
 import { runMicro } from '../commands/micro.js'
+import { runMicroAgainst } from '../commands/micro-against.js'
+import { usageError } from '../errors.js'
 import { DEFAULTS, QUICK, microSettings } from '../micro/settings.js'
-import { microPrinter } from '../report/micro-terminal.js'
+import { failureLine, microPrinter, roundLine } from '../report/micro-terminal.js'
+import { createStyle } from '../report/style.js'
+import { renderVersions } from '../report/versions-terminal.js'
 import { parseFlags } from './flags.js'
 
 /** @type {import('./flags.js').Command} */
@@ -21,11 +25,13 @@ export const command = {
     { name: 'quick', short: 'q', type: 'boolean', description: `less precision, less time: ${QUICK.rounds} rounds, ${QUICK.time * 1000} ms sampling per process` },
     { name: 'timeout', type: 'duration', default: DEFAULTS.timeout, placeholder: 'seconds', description: 'stop a case\'s process that takes longer than this to answer: load and warm up, or one slice (a case that never settles)' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document with every sample instead of the report' },
-    { name: 'save', short: 's', type: 'string', placeholder: 'name', description: 'also add the JSON document to the runs saved as .dyno/micro/<name>.json, for dyno compare' }
+    { name: 'save', short: 's', type: 'string', placeholder: 'name', description: 'also add the JSON document to the runs saved as .dyno/micro/<name>.json, for dyno compare' },
+    { name: 'against', type: 'string', placeholder: 'git ref', description: 'compare each case with its version at this git ref (a temporary checkout), both in the same rounds: faster, slower or indistinguishable' }
   ],
   examples: [
     'dyno micro examples/micro/divide-by-and-sum.js',
     'dyno micro --quick bench/*.bench.js',
+    'dyno micro --against HEAD bench.js          # your uncommitted change against the last commit',
     'dyno micro --save before bench.js && dyno micro --save after bench.js',
     'dyno compare .dyno/micro/before.json .dyno/micro/after.json'
   ]
@@ -40,10 +46,11 @@ export async function run (argv, io) {
   /** @param {string} name */
   const chosen = (name) => (given.has(name) ? values[name] : undefined)
   const settings = microSettings({ rounds: chosen('rounds'), warmup: chosen('warmup'), time: chosen('time'), timeout: chosen('timeout'), quick: values.quick })
-  const printer = microPrinter({ stdout: io.stdout, stderr: io.stderr, cwd: io.cwd, json: values.json === true })
   const controller = new AbortController()
   const stopListening = io.onInterrupt(() => controller.abort())
   try {
+    if (values.against !== undefined) return await against(positionals, settings, values, io, controller.signal)
+    const printer = microPrinter({ stdout: io.stdout, stderr: io.stderr, cwd: io.cwd, json: values.json === true })
     const { result, exitCode } = await runMicro({ files: positionals, settings, save: values.save ?? null }, {
       cwd: io.cwd,
       signal: controller.signal,
@@ -54,4 +61,26 @@ export async function run (argv, io) {
   } finally {
     stopListening()
   }
+}
+
+/**
+ * @param {string[]} files
+ * @param {import('../micro/runner.js').MicroSettings} settings
+ * @param {Record<string, any>} values
+ * @param {import('./io.js').IO} io
+ * @param {AbortSignal} signal
+ */
+async function against (files, settings, values, io, signal) {
+  if (values.save !== undefined) throw usageError('DYNO_BAD_FLAG', '--save keeps runs of one version and --against compares two in one run; pass one of them')
+  const showRounds = !values.json && io.stderr.isTTY === true
+  const { result, exitCode } = await runMicroAgainst({ files, settings, against: values.against }, {
+    cwd: io.cwd,
+    signal,
+    onProgress: showRounds ? (event) => { if (event.type === 'round') io.stderr.write(roundLine(event.progress, io.cwd)) } : undefined
+  })
+  if (showRounds) io.stderr.write('\r\x1b[2K')
+  if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')
+  else io.stdout.write(renderVersions(result, { style: createStyle(io.stdout) }))
+  for (const f of result.failures) io.stderr.write(`dyno micro: ${failureLine(f)}\n`)
+  return exitCode
 }

@@ -104,9 +104,10 @@ async function readSaved (path, cwd) {
 }
 
 /**
+ * The absolute path of a benchmark file that exists; one line and exit code 2 otherwise.
  * @param {string} path @param {string} cwd
  */
-async function benchmarkFile (path, cwd) {
+export async function benchmarkFile (path, cwd) {
   const file = resolve(cwd, path)
   const info = await stat(file).catch(() => null)
   if (!info) throw usageError('DYNO_BAD_FILE', `cannot read the benchmark file ${path}: no such file`)
@@ -119,15 +120,18 @@ async function benchmarkFile (path, cwd) {
  * @returns {Failure[]}
  */
 function failuresOf (reports, cwd) {
-  const failures = []
-  for (const r of reports) {
+  return reports.flatMap((r) => {
     const file = relative(cwd, r.file)
-    if (r.error) failures.push({ file, case: null, ...r.error })
-    for (const g of r.groups) {
-      for (const c of g.cases) {
-        if (c.error) failures.push({ file, case: g.name ? `${g.name} › ${c.name}` : c.name, ...c.error })
-      }
-    }
-  }
-  return failures
+    return r.error ? [{ file, case: null, ...r.error }] : caseFailures(file, r.groups)
+  })
+}
+
+/**
+ * The cases that failed, in the order they were declared.
+ * @param {string} file as the failure names it
+ * @param {import('../micro/analyze.js').GroupReport[]} groups
+ * @returns {Failure[]}
+ */
+export function caseFailures (file, groups) {
+  return groups.flatMap((g) => g.cases.flatMap((c) => (c.error ? [{ file, case: g.name ? `${g.name} › ${c.name}` : c.name, ...c.error }] : [])))
 }

@@ -30,8 +30,7 @@ export function microPrinter ({ stdout, stderr, cwd, json }) {
     /** @param {import('../commands/micro.js').MicroEvent} event */
     onProgress (event) {
       if (event.type === 'round') {
-        const p = event.progress
-        if (showRounds) stderr.write(`\r\x1b[2K${relative(cwd, p.file)}: round ${p.round + 1}/${p.rounds}${p.group ? ` · ${p.group}` : ''}`)
+        if (showRounds) stderr.write(roundLine(event.progress, cwd))
         return
       }
       if (showRounds) stderr.write('\r\x1b[2K')
@@ -53,8 +52,16 @@ function savedLine ({ path, run }, cwd) {
   return `added to ${where}: run ${run} under this name (dyno compare takes its runs as repeats; remove the file to start afresh)`
 }
 
+/**
+ * The round under way, over the last one, on a terminal.
+ * @param {import('../micro/runner.js').Progress} p @param {string} cwd
+ */
+export function roundLine (p, cwd) {
+  return `\r\x1b[2K${relative(cwd, p.file)}: round ${p.round + 1}/${p.rounds}${p.group ? ` · ${p.group}` : ''}`
+}
+
 /** @param {import('../commands/micro.js').Failure} f */
-function failureLine (f) {
+export function failureLine (f) {
   if (f.case === null) return `${f.file}: could not run the file (${f.stage}): ${f.message}`
   return `${f.file}: case "${f.case}" failed (${f.stage}): ${f.message}`
 }

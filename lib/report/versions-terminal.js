@@ -1,0 +1,82 @@
+import { count, decimal, pValue, times } from './format.js'
+import { table } from './table.js'
+
+/**
+ * The terminal table every comparison prints, before and after side by
+ * side: dyno micro --against, and dyno compare.
+ *
+ * @typedef {import('./style.js').Style} Style
+ * @typedef {import('../compare/comparison.js').ComparisonEntry} ComparisonEntry
+ */
+
+/**
+ * @param {(ComparisonEntry & { rme?: { before: number, after: number } })[]} entries
+ * @param {{ labels: [string, string], unit: string, first?: string, style: Style }} options
+ */
+export function comparisonTable (entries, { labels, unit, first = 'Case', style }) {
+  const rows = [[first, `${labels[0]} ${unit}`, `${labels[1]} ${unit}`, `${labels[1]} / ${labels[0]} (95% CI)`, 'p', 'Verdict']]
+  for (const e of entries) {
+    rows.push([e.name, figure(e.before, e.rme?.before), figure(e.after, e.rme?.after), ratioText(e), pValue(e.p), e.verdict])
+  }
+  return table(rows, style)
+}
+
+/** @param {number} n @param {number} [rme] */
+function figure (n, rme) {
+  const text = n >= 100 ? count(n) : decimal(n, n >= 10 ? 1 : 2)
+  return rme === undefined || Number.isNaN(rme) ? text : `${text} ±${decimal(rme, 1)}%`
+}
+
+/**
+ * `1.23x (1.15x–1.31x)`; with three decimals when two would print the interval as one number.
+ * @param {{ ratio: number, low: number, high: number }} e
+ */
+export function ratioText (e) {
+  const narrow = times(e.low) === times(e.high) && e.high < 10
+  const x = (/** @type {number} */ r) => (narrow ? `${r.toFixed(3)}x` : times(r))
+  return `${x(e.ratio)} (${x(e.low)}–${x(e.high)})`
+}
+
+/**
+ * One sentence for the cases of each verdict: `Faster: a (1.23x), b (2.01x). Indistinguishable: c.`
+ * @param {ComparisonEntry[]} entries @param {string} subject what changed, e.g. "the working tree"
+ * @param {Style} style
+ */
+export function verdictLines (entries, subject, style) {
+  const of = (/** @type {ComparisonEntry['verdict']} */ v) => entries.filter((e) => e.verdict === v)
+  const lines = []
+  const faster = of('faster')
+  const slower = of('slower')
+  const same = of('indistinguishable')
+  if (faster.length) lines.push(style.green(`Faster in ${subject}: ${faster.map((e) => `${e.name} (${times(e.ratio)})`).join(', ')}`))
+  if (slower.length) lines.push(style.red(`Slower in ${subject}: ${slower.map((e) => `${e.name} (${times(1 / e.ratio)} slower)`).join(', ')}`))
+  if (same.length) lines.push(`Cannot be told apart (no significant difference at 95%): ${same.map((e) => e.name).join(', ')}`)
+  return lines
+}
+
+/**
+ * dyno micro --against.
+ * @param {import('../commands/micro-against.js').AgainstResult} result
+ * @param {{ style: Style }} options
+ */
+export function renderVersions (result, { style }) {
+  const ref = `${result.before.ref} (${result.before.commit.slice(0, 10)})`
+  const out = []
+  for (const report of result.files) {
+    const entries = result.comparisons.filter((e) => e.file === report.file)
+    out.push(style.bold(`${report.file}: the working tree against ${ref}, side by side in ${result.settings.rounds} rounds`))
+    if (report.error) {
+      out.push(style.red(`  could not run the file ${report.error.version === 'before' ? `at ${result.before.ref}` : 'in the working tree'} (${report.error.stage}): ${report.error.message}`), '')
+      continue
+    }
+    if (entries.length > 0) {
+      out.push(comparisonTable(entries, { labels: [result.before.ref, 'now'], unit: 'ops/sec', style }))
+      out.push(style.dim(`now / ${result.before.ref}: the geometric mean of the per-round ratios of each case's two versions, with its 95% interval (paired t-test on the logs).`))
+      out.push(...verdictLines(entries, 'the working tree', style))
+    }
+    for (const name of report.onlyIn.after) out.push(style.yellow(`${name}: declared in the working tree only; not compared`))
+    for (const name of report.onlyIn.before) out.push(style.yellow(`${name}: declared at ${result.before.ref} only; not compared`))
+    out.push('')
+  }
+  return out.join('\n')
+}
