@@ -4,7 +4,7 @@ import { usageError } from '../errors.js'
 import { DEFAULTS, QUICK, microSettings } from '../micro/settings.js'
 import { failureLine, microPrinter, roundLine } from '../report/micro-terminal.js'
 import { createStyle } from '../report/style.js'
-import { renderVersions } from '../report/versions-terminal.js'
+import { renderVersions } from '../report/against-terminal.js'
 import { parseFlags } from './flags.js'
 
 /** @type {import('./flags.js').Command} */

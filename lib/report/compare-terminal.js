@@ -1,4 +1,4 @@
-import { comparisonTable, verdictLines } from './versions-terminal.js'
+import { comparisonTable, verdictLines } from './comparison-table.js'
 
 /**
  * dyno compare's terminal report: a table shaped like micro --against's,
