@@ -23,18 +23,23 @@ export function comparisonTable (entries, { labels, unit, first = 'Case', style 
 
 /** @param {number} n @param {number} [rme] */
 function figure (n, rme) {
-  const text = n >= 100 ? count(n) : decimal(n, n >= 10 ? 1 : 2)
-  return rme === undefined || Number.isNaN(rme) ? text : `${text} ±${decimal(rme, 1)}%`
+  return rme === undefined || Number.isNaN(rme) ? rateText(n) : `${rateText(n)} ±${decimal(rme, 1)}%`
+}
+
+/** `12,345`, `12.3`, `1.23`: ops/sec or req/sec @param {number} n */
+export function rateText (n) {
+  return n >= 100 ? count(n) : decimal(n, n >= 10 ? 1 : 2)
 }
 
 /**
- * `1.23x (1.15x–1.31x)`; with three decimals when two would print the interval as one number.
- * @param {{ ratio: number, low: number, high: number }} e
+ * `1.23x (1.15x–1.31x)`, or `1.23x slower (1.15x–1.31x)` with a word; with
+ * three decimals when two would print the interval as one number.
+ * @param {{ ratio: number, low: number, high: number }} e @param {string} [word]
  */
-export function ratioText (e) {
+export function ratioText (e, word) {
   const narrow = times(e.low) === times(e.high) && e.high < 10
   const x = (/** @type {number} */ r) => (narrow ? `${r.toFixed(3)}x` : times(r))
-  return `${x(e.ratio)} (${x(e.low)}–${x(e.high)})`
+  return `${x(e.ratio)}${word ? ` ${word}` : ''} (${x(e.low)}–${x(e.high)})`
 }
 
 /**

@@ -1,6 +1,7 @@
 import { basename, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { count, decimal, nanoseconds, pValue, times } from './format.js'
+import { rateText, ratioText } from './comparison-table.js'
+import { count, decimal, nanoseconds, pValue } from './format.js'
 import { createStyle } from './style.js'
 import { table } from './table.js'
 
@@ -103,17 +104,12 @@ function caseLines (c, style) {
   }
   const s = c.summary
   const rme = Number.isNaN(s.rme) ? '' : ` ±${decimal(s.rme, 2)}%`
-  const lines = [`${c.name} x ${opsText(s.opsPerSecond)} ops/sec${rme} (${count(s.samples)} runs sampled in ${c.processes.length} process${c.processes.length === 1 ? '' : 'es'})`]
+  const lines = [`${c.name} x ${rateText(s.opsPerSecond)} ops/sec${rme} (${count(s.samples)} runs sampled in ${c.processes.length} process${c.processes.length === 1 ? '' : 'es'})`]
   if (c.error) lines.push(style.red(`  then failed (${c.error.stage}): ${c.error.message}`))
   if (s.optimizedAway && s.baselineNs !== null) {
     lines.push(style.yellow(`  probably optimized away: no slower than an empty function (${nanoseconds(s.baselineNs)} per call); return or keep() the result`))
   }
   return lines
-}
-
-/** @param {number} ops */
-function opsText (ops) {
-  return ops >= 100 ? count(ops) : decimal(ops, ops >= 10 ? 1 : 2)
 }
 
 /** @param {GroupReport} group @param {Style} style */
@@ -125,8 +121,8 @@ function comparisonTable (group, style) {
     const vs = c.againstFastest
     rows.push([
       c.name,
-      opsText(s.opsPerSecond),
-      vs ? slowerText(vs) : 'fastest',
+      rateText(s.opsPerSecond),
+      vs ? ratioText(vs, 'slower') : 'fastest',
       vs ? `${vs.significant ? 'yes' : 'no'}, ${pValue(vs.p)}` : '',
       nanoseconds(s.nsPerOp.p50),
       nanoseconds(s.nsPerOp.p99),
@@ -135,16 +131,6 @@ function comparisonTable (group, style) {
     ])
   }
   return table(rows, style) + '\n' + style.dim('Time per call (p50, p99, min, max) is over samples, each the mean of a batch of calls.')
-}
-
-/**
- * `1.05x slower (1.02x–1.08x)`; with three decimals when two would print the interval as one number.
- * @param {{ ratio: number, low: number, high: number }} vs
- */
-function slowerText (vs) {
-  const narrow = times(vs.low) === times(vs.high) && vs.high < 10
-  const x = (/** @type {number} */ r) => (narrow ? `${r.toFixed(3)}x` : times(r))
-  return `${x(vs.ratio)} slower (${x(vs.low)}–${x(vs.high)})`
 }
 
 /** @param {GroupReport} group @param {Style} style */
