@@ -6,6 +6,7 @@ import { failureLine, microPrinter, roundLine } from '../report/micro-terminal.j
 import { createStyle } from '../report/style.js'
 import { renderVersions } from '../report/against-terminal.js'
 import { parseFlags } from './flags.js'
+import { interruptSignal } from './io.js'
 
 /** @type {import('./flags.js').Command} */
 export const command = {
@@ -46,20 +47,20 @@ export async function run (argv, io) {
   /** @param {string} name */
   const chosen = (name) => (given.has(name) ? values[name] : undefined)
   const settings = microSettings({ rounds: chosen('rounds'), warmup: chosen('warmup'), time: chosen('time'), timeout: chosen('timeout'), quick: values.quick })
-  const controller = new AbortController()
-  const stopListening = io.onInterrupt(() => controller.abort())
+  const interrupt = interruptSignal(io)
   try {
-    if (values.against !== undefined) return await against(positionals, settings, values, io, controller.signal)
+    if (values.against !== undefined) return await against(positionals, settings, values, io, interrupt.signal)
     const printer = microPrinter({ stdout: io.stdout, stderr: io.stderr, cwd: io.cwd, json: values.json === true })
     const { result, exitCode } = await runMicro({ files: positionals, settings, save: values.save ?? null }, {
       cwd: io.cwd,
-      signal: controller.signal,
-      onProgress: printer.onProgress
+      env: io.env,
+      signal: interrupt.signal,
+      onEvent: printer.onEvent
     })
     printer.finish(result)
     return exitCode
   } finally {
-    stopListening()
+    interrupt.dispose()
   }
 }
 
@@ -75,8 +76,9 @@ async function against (files, settings, values, io, signal) {
   const showRounds = !values.json && io.stderr.isTTY === true
   const { result, exitCode } = await runMicroAgainst({ files, settings, against: values.against }, {
     cwd: io.cwd,
+    env: io.env,
     signal,
-    onProgress: showRounds ? (event) => { if (event.type === 'round') io.stderr.write(roundLine(event.progress, io.cwd)) } : undefined
+    onEvent: showRounds ? (event) => { if (event.type === 'micro-round') io.stderr.write(roundLine(event.progress, io.cwd)) } : undefined
   })
   if (showRounds) io.stderr.write('\r\x1b[2K')
   if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')

@@ -12,7 +12,7 @@ import { compareResults, resultKind } from '../compare/results.js'
 
 /**
  * @param {CompareOptions} options
- * @param {{ cwd: string }} io
+ * @param {import('./io.js').CommandIO} io
  * @returns {Promise<{ result: ReturnType<typeof compareResults>, exitCode: number }>}
  */
 export async function runCompare (options, io) {

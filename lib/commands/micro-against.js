@@ -5,7 +5,7 @@ import { COMPARISON_SCHEMA_VERSION } from '../compare/comparison.js'
 import { compareVersions } from '../compare/micro-versions.js'
 import { usageError } from '../errors.js'
 import { runVersions } from '../micro/versions.js'
-import { benchmarkFile, caseFailures } from './micro.js'
+import { benchmarkFile, caseFailures, interruptedExitCode } from './micro.js'
 
 /**
  * `dyno micro <file> --against <ref>`: the benchmark file runs against the
@@ -20,8 +20,6 @@ import { benchmarkFile, caseFailures } from './micro.js'
  * @property {string[]} files
  * @property {import('../micro/runner.js').MicroSettings} settings
  * @property {string} against a git ref: branch, tag, commit
- *
- * @typedef {{ type: 'round', progress: import('../micro/runner.js').Progress } | { type: 'checkout', ref: string, commit: string }} AgainstEvent
  *
  * @typedef {object} AgainstResult what --json prints
  * @property {number} schemaVersion
@@ -38,7 +36,7 @@ import { benchmarkFile, caseFailures } from './micro.js'
 
 /**
  * @param {AgainstOptions} options
- * @param {{ cwd: string, signal?: AbortSignal, onProgress?: (event: AgainstEvent) => void }} io
+ * @param {import('./io.js').CommandIO} io
  * @returns {Promise<{ result: AgainstResult, exitCode: number }>}
  */
 export async function runMicroAgainst (options, io) {
@@ -48,7 +46,7 @@ export async function runMicroAgainst (options, io) {
   const startedAt = new Date()
   const tree = await checkout(io.cwd, options.against)
   try {
-    io.onProgress?.({ type: 'checkout', ref: tree.ref, commit: tree.commit })
+    io.onEvent?.({ type: 'checkout', ref: tree.ref, commit: tree.commit })
     const inRepo = files.map((file) => {
       const inside = relative(tree.root, file)
       if (inside.startsWith('..') || isAbsolute(inside)) {
@@ -65,7 +63,7 @@ export async function runMicroAgainst (options, io) {
       await copyFile(file, copy)
       const report = await runVersions({ before: copy, after: file }, options.settings, {
         signal: io.signal,
-        onProgress: io.onProgress && ((progress) => io.onProgress?.({ type: 'round', progress }))
+        onProgress: io.onEvent && ((progress) => io.onEvent?.({ type: 'micro-round', progress }))
       })
       reports.push({ ...report, file: relative(io.cwd, file) })
     }
@@ -84,7 +82,7 @@ export async function runMicroAgainst (options, io) {
       files: reports,
       failures
     }
-    return { result, exitCode: io.signal?.aborted ? 130 : failures.length > 0 ? 1 : 0 }
+    return { result, exitCode: io.signal?.aborted ? interruptedExitCode(io.signal) : failures.length > 0 ? 1 : 0 }
   } finally {
     await tree.remove()
   }

@@ -4,6 +4,7 @@ import { usageError } from '../errors.js'
 import { microResult } from '../micro/result.js'
 import { runFile } from '../micro/runner.js'
 import { addRun, microRuns } from '../micro/saved.js'
+import { signalExitCode } from './io.js'
 
 /**
  * `dyno micro`: runs benchmark files, builds the result document, adds it to
@@ -13,15 +14,6 @@ import { addRun, microRuns } from '../micro/saved.js'
  * @property {string[]} files benchmark files, relative to io.cwd or absolute
  * @property {import('../micro/runner.js').MicroSettings} settings
  * @property {string | null} save a plain name: add the run to .dyno/micro/<name>.json
- *
- * @typedef {{ type: 'round', progress: import('../micro/runner.js').Progress }
- *   | { type: 'file', report: import('../micro/runner.js').FileReport }} MicroEvent
- *   a round starts; a file is done (in the order given)
- *
- * @typedef {object} MicroIO
- * @property {string} cwd
- * @property {AbortSignal} [signal] ends the run early; what was measured is kept
- * @property {(event: MicroEvent) => void} [onProgress]
  *
  * @typedef {object} Failure
  * @property {string} file relative to cwd
@@ -38,7 +30,7 @@ import { addRun, microRuns } from '../micro/saved.js'
 
 /**
  * @param {MicroOptions} options
- * @param {MicroIO} io
+ * @param {import('./io.js').CommandIO} io
  * @returns {Promise<{ result: MicroOutcome, exitCode: number }>}
  */
 export async function runMicro (options, io) {
@@ -54,10 +46,10 @@ export async function runMicro (options, io) {
   for (const file of files) {
     const report = await runFile(file, options.settings, {
       signal: io.signal,
-      onProgress: io.onProgress && ((progress) => io.onProgress?.({ type: 'round', progress }))
+      onProgress: io.onEvent && ((progress) => io.onEvent?.({ type: 'micro-round', progress }))
     })
     reports.push(report)
-    io.onProgress?.({ type: 'file', report })
+    io.onEvent?.({ type: 'micro-file', report })
   }
   const document = microResult(reports, options.settings, { startedAt, cwd: io.cwd, node: process.version, v8: process.versions.v8 })
 
@@ -69,8 +61,16 @@ export async function runMicro (options, io) {
     saved = { path: savePath, run: runs.runs.length }
   }
   const failures = failuresOf(reports, io.cwd)
-  const exitCode = io.signal?.aborted ? 130 : failures.length > 0 ? 1 : 0
+  const exitCode = io.signal?.aborted ? interruptedExitCode(io.signal) : failures.length > 0 ? 1 : 0
   return { result: { document, reports, saved, failures }, exitCode }
+}
+
+/**
+ * 130 for Ctrl-C, 143 for SIGTERM: as a shell reports a run stopped by that signal.
+ * @param {AbortSignal} signal
+ */
+export function interruptedExitCode (signal) {
+  return signalExitCode(typeof signal.reason === 'string' ? signal.reason : 'SIGINT')
 }
 
 /** @param {string} name @param {string} cwd */

@@ -16,14 +16,15 @@ import { microSettings } from './settings.js'
 export async function runFromBenchmarkFile (options) {
   const file = resolve(process.argv[1])
   const controller = new AbortController()
-  const abort = () => controller.abort()
-  for (const signal of STOP_SIGNALS) process.on(signal, abort)
+  /** @type {Map<string, () => void>} */
+  const handlers = new Map(STOP_SIGNALS.map((signal) => [signal, () => controller.abort(signal)]))
+  for (const [signal, handler] of handlers) process.on(signal, handler)
   try {
     const flags = commandLine(process.argv.slice(2))
     const json = options.json === true || flags.json
     const printer = microPrinter({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), json })
     const settings = microSettings({ ...options, quick: options.quick === true || flags.quick })
-    const { result, exitCode } = await runMicro({ files: [file], settings, save: null }, { cwd: process.cwd(), signal: controller.signal, onProgress: printer.onProgress })
+    const { result, exitCode } = await runMicro({ files: [file], settings, save: null }, { cwd: process.cwd(), env: process.env, signal: controller.signal, onEvent: printer.onEvent })
     printer.finish(result)
     process.exitCode = exitCode
   } catch (err) {
@@ -31,7 +32,7 @@ export async function runFromBenchmarkFile (options) {
     process.stderr.write(`dyno micro: ${err.message}\n`)
     process.exitCode = err.exitCode
   } finally {
-    for (const signal of STOP_SIGNALS) process.off(signal, abort)
+    for (const [signal, handler] of handlers) process.off(signal, handler)
   }
   return /** @type {number} */ (process.exitCode)
 }

@@ -28,12 +28,10 @@ export function microPrinter ({ stdout, stderr, cwd, json }) {
   const style = createStyle(stdout)
   const showRounds = !json && stderr.isTTY === true
   return {
-    /** @param {import('../commands/micro.js').MicroEvent} event */
-    onProgress (event) {
-      if (event.type === 'round') {
-        if (showRounds) stderr.write(roundLine(event.progress, cwd))
-        return
-      }
+    /** @param {import('../commands/io.js').CommandEvent} event */
+    onEvent (event) {
+      if (event.type === 'micro-round' && showRounds) stderr.write(roundLine(event.progress, cwd))
+      if (event.type !== 'micro-file') return
       if (showRounds) stderr.write('\r\x1b[2K')
       if (!json) stdout.write(renderMicroFile(event.report, { style, cwd }) + '\n')
     },
