@@ -4,6 +4,8 @@ import { DynoError, usageError } from '../errors.js'
 import { microPrinter } from '../report/micro-terminal.js'
 import { microSettings } from './settings.js'
 
+const STOP_SIGNALS = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])
+
 /**
  * `node bench.js`: a benchmark file that ends with `await run()` runs itself
  * as `dyno micro bench.js` would. Its settings come from `run({ ... })`;
@@ -36,8 +38,6 @@ export async function runFromBenchmarkFile (options) {
   }
   return /** @type {number} */ (process.exitCode)
 }
-
-const STOP_SIGNALS = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])
 
 /** @param {string[]} args */
 function commandLine (args) {
