@@ -15,7 +15,10 @@
  *   | { type: 'load-end' }
  *   | { type: 'warning', message: string }
  *   | { type: 'status', message: string }
- *   | { type: 'agent-data', data: { collector: string, pid: number, [key: string]: unknown } }} CommandEvent
+ *   | { type: 'agent-data', data: { collector: string, pid: number, [key: string]: unknown } }
+ *   | { type: 'micro-round', progress: import('../micro/runner.js').Progress }
+ *   | { type: 'micro-file', report: import('../micro/runner.js').FileReport }
+ *   | { type: 'checkout', ref: string, commit: string }} CommandEvent
  */
 
 /** Exit codes of a run stopped by a signal, as shells report them (128 + the signal's number). */

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process'
-import { basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createOptimizationStatusReader } from '../v8/optimization-status.js'
 import { registry } from './registry.js'
@@ -151,13 +150,22 @@ function describeError (err, file) {
 }
 
 /**
- * A syntax error met by import() carries no location; node --check prints it.
+ * A syntax error met by import() carries no location, but Node prints one
+ * above the error when an import fails uncaught (`node --check` does not,
+ * for a .js file that Node takes for a module by its syntax): import the
+ * file again in a child and read that line. The file does not run: parsing
+ * fails first.
  * @param {string} file
  */
 function syntaxErrorPlace (file) {
-  const { stderr } = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' })
-  const line = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+)`).exec(stderr ?? '')?.[1]
-  return line ? ` (${basename(file)}:${line})` : ''
+  const { stderr } = spawnSync(process.execPath, ['--input-type=module', '-e', 'await import(process.argv[1])', pathToFileURL(file).href], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 10_000
+  })
+  const first = (stderr ?? '').split('\n', 1)[0]
+  const place = /^((?:file:\/\/|\/).+:\d+)$/.exec(first)?.[1]
+  return place ? ` (${shortPlace(place.startsWith('/') ? pathToFileURL(place).href : place, file)})` : ''
 }
 
 /** @param {string} place @param {string} file */
