@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { test } from 'node:test'
+import { after, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runDyno } from '../helpers/cli.js'
 
@@ -29,6 +29,7 @@ export function same (numbers) {
  */
 function repository () {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-against-test-'))
+  after(() => rmSync(dir, { recursive: true, force: true }))
   const git = (/** @type {string[]} */ ...args) => execFileSync('git', ['-c', 'user.name=dyno', '-c', 'user.email=dyno@example.invalid', ...args], { cwd: dir, stdio: 'pipe' })
   git('init', '-q')
   writeFileSync(join(dir, 'lib.js'), library(40))
@@ -68,6 +69,7 @@ test('--against: the changed case is faster with the right sign, unchanged code 
 test('--against refuses, in one line with exit code 2, a folder outside git, a ref that names nothing, and --save', async () => {
   const repo = repository()
   const outside = mkdtempSync(join(tmpdir(), 'dyno-no-git-'))
+  after(() => rmSync(outside, { recursive: true, force: true }))
   writeFileSync(join(outside, 'bench.js'), '')
   const cases = [
     [['--against', 'HEAD', 'bench.js'], outside, /is not inside a git repository/],

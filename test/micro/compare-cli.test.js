@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { test } from 'node:test'
+import { after, test } from 'node:test'
 import { runDyno } from '../helpers/cli.js'
 
 /**
@@ -27,6 +27,7 @@ const savedRuns = (...runs) => ({ schemaVersion: 1, kind: 'dyno-micro-runs', run
 /** @param {Record<string, unknown>} files */
 function folder (files) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-compare-'))
+  after(() => rmSync(dir, { recursive: true, force: true }))
   for (const [name, doc] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(doc))
   return dir
 }
