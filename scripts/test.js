@@ -38,6 +38,9 @@ function step (title, command, commandArgs, env = process.env) {
   return ok
 }
 
+/** What runs on the oldest Node line package.json allows: one test file per command. */
+const OLDEST_LINE_SMOKE = ['test/cli/load-cli.test.js', 'test/flame/flame-run.test.js', 'test/doctor/doctor-run.test.js', 'test/heap/heap-run.test.js', 'test/micro/micro-cli.test.js', 'test/cli/report-cli.test.js']
+
 const files = (selection.length ? selection.map((s) => join(root, s)) : [join(root, 'test')]).flatMap(testFiles)
 const fileArgs = files.map((f) => relative(root, f))
 const bin = (/** @type {string} */ name) => join(root, 'node_modules', '.bin', name)
@@ -46,7 +49,10 @@ const bin = (/** @type {string} */ name) => join(root, 'node_modules', '.bin', n
 const results = []
 if (selection.length === 0) {
   results.push(['lint', step('lint (neostandard)', bin('eslint'), ['.'])])
-  results.push(['types', step('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json'])])
+  // The library, then each report's browser code with the DOM's types.
+  for (const project of ['tsconfig.json', 'viewer/tsconfig.json', 'viewer/doctor/tsconfig.json', 'viewer/heap/tsconfig.json']) {
+    results.push([`types (${project})`, step(`type check (tsc -p ${project})`, bin('tsc'), ['-p', project])])
+  }
 }
 // The full run measures line coverage on this Node: every process the tests
 // start (dyno's CLI, profiled apps, workers) inherits it.
@@ -72,6 +78,13 @@ if (!onlyCurrent) {
       continue
     }
     results.push([`tests on Node ${line}`, step(`tests on Node ${line}`, node, ['--test', '--test-reporter=dot', ...lineArgs])])
+  }
+  // The oldest Node package.json's engines names: the commands start and do their main job there.
+  const oldest = join(linesDir, 'node_modules', 'node20min', 'bin', 'node')
+  const smoke = OLDEST_LINE_SMOKE.filter((f) => selection.length === 0 || fileArgs.includes(f))
+  if (smoke.length > 0) {
+    const version = existsSync(oldest) ? spawnSync(oldest, ['--version'], { encoding: 'utf8' }).stdout.trim() : 'v20.16 (missing)'
+    results.push([`smoke tests on Node ${version}, the oldest engines allows`, existsSync(oldest) && step(`smoke tests on Node ${version}`, oldest, ['--test', '--test-reporter=dot', ...smoke])])
   }
 }
 
