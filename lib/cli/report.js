@@ -6,14 +6,14 @@ import { renderHeapRunSummary } from '../report/heap-terminal.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'report',
   usage: 'dyno report <run folder>',
   summary: 'Render the report of a run folder again (after an upgrade, or from raw data copied elsewhere).',
   flags: [],
   examples: ['dyno report .dyno/2026-11-22T10-00-00-flame']
-}
+})
 
 /**
  * What the terminal shows of each kind of run.
