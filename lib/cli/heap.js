@@ -54,6 +54,14 @@ const diffCommand = /** @type {const} */ ({
 })
 
 /**
+ * The declaration whose help `--help` shows: the diff's, after `diff`.
+ * @param {string[]} argv
+ */
+export function helpFor (argv) {
+  return argv[0] === 'diff' ? diffCommand : command
+}
+
+/**
  * @param {string[]} argv
  * @param {import('./io.js').IO} io
  */

@@ -44,3 +44,11 @@ test('dyno heap diff prints the growth table, and --json the rows and leaks', as
   assert.deepEqual(result.leaks.map((/** @type {any} */ leak) => [leak.constructor, leak.countDelta, leak.holder]), [['Grown', 500, '`kept` array items']])
   assert.ok(Array.isArray(result.leaks[0].path) && result.leaks[0].path.length > 1)
 })
+
+test('dyno heap diff --help shows the diff\'s own usage and flags', async () => {
+  const { runDyno } = await import('../helpers/cli.js')
+  const run = await runDyno(['heap', 'diff', '--help'])
+  assert.equal(run.code, 0)
+  assert.match(run.stdout, /^Usage: dyno heap diff <a\.heapsnapshot> <b\.heapsnapshot>/)
+  assert.doesNotMatch(run.stdout, /--load/)
+})
