@@ -46,7 +46,6 @@ test('dyno heap diff prints the growth table, and --json the rows and leaks', as
 })
 
 test('dyno heap diff --help shows the diff\'s own usage and flags', async () => {
-  const { runDyno } = await import('../helpers/cli.js')
   const run = await runDyno(['heap', 'diff', '--help'])
   assert.equal(run.code, 0)
   assert.match(run.stdout, /^Usage: dyno heap diff <a\.heapsnapshot> <b\.heapsnapshot>/)
