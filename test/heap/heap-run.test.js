@@ -14,10 +14,10 @@ import { tempDir } from '../helpers/heap-snapshots.js'
 const examples = fileURLToPath(new URL('../../examples/heap/', import.meta.url))
 const LOAD = '-c 10 -a 3000 http://127.0.0.1:$PORT/'
 
-/** @param {string[]} args */
-async function heap (args) {
+/** @param {string[]} args @param {NodeJS.ProcessEnv} [env] */
+async function heap (args, env = {}) {
   const out = tempDir('dyno-heap-run-')
-  const run = await runDyno(['heap', '--out', out, '--json', ...args], { cwd: examples, timeout: 180_000 })
+  const run = await runDyno(['heap', '--out', out, '--json', ...args], { cwd: examples, env, timeout: 180_000 })
   const folders = existsSync(out) ? readdirSync(out) : []
   // The app's own output shares stdout; dyno's JSON comes last.
   const start = run.stdout.indexOf('{\n  "schemaVersion"')
@@ -104,4 +104,10 @@ test('--sampling on an app that exits by itself still writes its allocations', a
   assert.ok(run.json.allocations.length > 0)
   assert.ok(readdirSync(join(run.folder, 'raw')).some((f) => f.endsWith('.heap.heapprofile')))
   assert.ok(existsSync(join(run.folder, 'allocations.html')))
+})
+
+test('under an inherited NODE_V8_COVERAGE (c8, nyc), where functions carry debug info, the holder keeps its file and line', async () => {
+  const run = await heap(['--load', LOAD, '--', 'node', 'name-server.js'], { NODE_V8_COVERAGE: tempDir('dyno-heap-coverage-') })
+  assert.equal(run.code, 0, run.stderr)
+  assert.deepEqual(run.json.leaks.map((/** @type {any} */ l) => l.location), ['name-server.js:8'])
 })
