@@ -49,8 +49,8 @@ const bin = (/** @type {string} */ name) => join(root, 'node_modules', '.bin', n
 const results = []
 if (selection.length === 0) {
   results.push(['lint', step('lint (neostandard)', bin('eslint'), ['.'])])
-  // The library, then each report's browser code with the DOM's types.
-  for (const project of ['tsconfig.json', 'viewer/tsconfig.json', 'viewer/doctor/tsconfig.json', 'viewer/heap/tsconfig.json']) {
+  // The library with its tests, then each report's browser code with the DOM's types.
+  for (const project of ['tsconfig.test.json', 'viewer/tsconfig.json', 'viewer/doctor/tsconfig.json', 'viewer/heap/tsconfig.json']) {
     results.push([`types (${project})`, step(`type check (tsc -p ${project})`, bin('tsc'), ['-p', project])])
   }
 }

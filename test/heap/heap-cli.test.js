@@ -10,7 +10,11 @@ const cwd = tempDir('dyno-heap-cli-')
 /** @param {string[]} args */
 const dyno = (args) => runDyno(args, { cwd, timeout: 60_000 })
 
-/** One line, no stack trace, exit 2. @param {Awaited<ReturnType<typeof dyno>>} run @param {RegExp} message */
+/**
+ * One line, no stack trace, exit 2.
+ * @param {{ code: number | null, stderr: string }} run what runDyno gave
+ * @param {RegExp} message
+ */
 function mistake (run, message) {
   assert.equal(run.code, 2, run.stderr)
   assert.match(run.stderr, message)

@@ -27,6 +27,7 @@ async function heap (args, env = {}) {
 test('the name server\'s leak: strings held by the properties of `names`, declared on line 8', async () => {
   const run = await heap(['--load', LOAD, '--', 'node', 'name-server.js'])
   assert.equal(run.code, 0, run.stderr)
+  const folder = /** @type {string} */ (run.folder)
   const { json } = run
   assert.equal(json.schemaVersion, 1)
   assert.equal(json.snapshots.length, 3)
@@ -45,8 +46,8 @@ test('the name server\'s leak: strings held by the properties of `names`, declar
   assert.equal(leak.path.at(-1).to, '(string)')
   const strings = json.comparison.find((/** @type {any} */ r) => r.name === '(string)')
   assert.equal(strings.countDelta, leak.countDelta)
-  assert.ok(existsSync(join(run.folder, 'report.html')))
-  assert.ok(existsSync(join(run.folder, 'heap.json')))
+  assert.ok(existsSync(join(folder, 'report.html')))
+  assert.ok(existsSync(join(folder, 'heap.json')))
 })
 
 test('the fixed name server grows by nothing above noise', async () => {
@@ -85,12 +86,13 @@ test('without a load: a snapshot before the first line and one at exit, for an a
 test('--sampling: the allocations by stack, as a flamegraph in bytes and a .heapprofile for DevTools', async () => {
   const run = await heap(['--sampling', '--sampling-interval', '1024', '--load', LOAD, '--', 'node', 'name-server.js'])
   assert.equal(run.code, 0, run.stderr)
+  const folder = /** @type {string} */ (run.folder)
   assert.ok(run.json.allocations.length > 0)
   assert.ok(run.json.allocations.every((/** @type {any} */ f) => f.bytes > 0))
-  const raw = readdirSync(join(run.folder, 'raw'))
+  const raw = readdirSync(join(folder, 'raw'))
   const profile = raw.find((f) => f.endsWith('.heap.heapprofile'))
   assert.ok(profile, raw.join(' '))
-  const html = readFileSync(join(run.folder, 'allocations.html'), 'utf8')
+  const html = readFileSync(join(folder, 'allocations.html'), 'utf8')
   const data = JSON.parse(/** @type {string} */ (/<script type="application\/json" id="flame-data">([^<]*)<\/script>/.exec(html)?.[1]))
   assert.equal(data.meta.unit, 'bytes')
   const names = data.frames.name.map((/** @type {number} */ i) => data.strings[i])
@@ -100,10 +102,11 @@ test('--sampling: the allocations by stack, as a flamegraph in bytes and a .heap
 test('--sampling on an app that exits by itself still writes its allocations', async () => {
   const run = await heap(['--sampling', '--sampling-interval', '512', '--', 'node', fileURLToPath(new URL('../fixtures/apps/heap-jobs.cjs', import.meta.url))])
   assert.equal(run.code, 0, run.stderr)
+  const folder = /** @type {string} */ (run.folder)
   assert.equal(run.json.end.how, 'exited on its own with code 0')
   assert.ok(run.json.allocations.length > 0)
-  assert.ok(readdirSync(join(run.folder, 'raw')).some((f) => f.endsWith('.heap.heapprofile')))
-  assert.ok(existsSync(join(run.folder, 'allocations.html')))
+  assert.ok(readdirSync(join(folder, 'raw')).some((f) => f.endsWith('.heap.heapprofile')))
+  assert.ok(existsSync(join(folder, 'allocations.html')))
 })
 
 test('under an inherited NODE_V8_COVERAGE (c8, nyc), where functions carry debug info, the holder keeps its file and line', async () => {
