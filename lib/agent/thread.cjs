@@ -9,11 +9,11 @@
  * It hears dyno's stop through a BroadcastChannel from the process's agent
  * worker, and ends at the thread's exit, synchronously, as threads end.
  */
-const fs = require('node:fs')
 const path = require('node:path')
 const inspector = require('node:inspector')
 const { BroadcastChannel, threadId } = require('node:worker_threads')
 const { loadCollector } = require('./collectors.cjs')
+const { processFacts, unitWriter } = require('./unit-files.cjs')
 
 /**
  * The channel between a process's agent worker and its threads' agents.
@@ -29,28 +29,8 @@ function threadChannelName (pid) {
 function startThreadAgent (options) {
   const dir = path.join(options.runDir, 'raw')
   const pid = process.pid
-  const unit = `${pid}-${threadId}`
-  /** @param {string} name @param {string} text @param {boolean} [append] */
-  const write = (name, text, append = false) => {
-    try {
-      if (append) fs.appendFileSync(path.join(dir, `${unit}.${name}`), text)
-      else fs.writeFileSync(path.join(dir, `${unit}.${name}`), text)
-      return true
-    } catch {
-      return false
-    }
-  }
-  write('process.json', JSON.stringify({
-    pid,
-    threadId,
-    ppid: process.ppid,
-    argv: process.argv,
-    execArgv: process.execArgv,
-    cwd: process.cwd(),
-    node: process.versions.node,
-    v8: process.versions.v8,
-    startedAt: new Date().toISOString()
-  }))
+  const write = unitWriter(dir, `${pid}-${threadId}`)
+  write('process.json', processFacts({ threadId }))
 
   /** @type {import('./inspector-session.cjs').SyncSession | null} */
   let session = null

@@ -8,14 +8,13 @@
  * Files, in `<runDir>/raw/`: `<pid>.end.json` (how observing ended) and what
  * each collector writes as `<pid>.<collector>.*`.
  */
-const fs = require('node:fs')
-const path = require('node:path')
 const { BroadcastChannel, parentPort, workerData } = require('node:worker_threads')
 const { connectChannel } = require('./channel.cjs')
 const { loadCollector } = require('./collectors.cjs')
 const { InspectorSession } = require('./inspector-session.cjs')
 const { STARTED, ENDED } = require('./main-thread.cjs')
 const { threadChannelName } = require('./thread.cjs')
+const { unitWriter } = require('./unit-files.cjs')
 
 /** How long the app's worker threads may take to write when observing ends. */
 const THREAD_STOP_MS = 3000
@@ -23,26 +22,14 @@ const THREAD_STOP_MS = 3000
 const { dir, pid, flags, socketPath } = workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 
-/**
- * @param {string} name
- * @param {string} text
- * @param {boolean} [append]
- */
-function write (name, text, append = false) {
-  try {
-    if (append) fs.appendFileSync(path.join(dir, `${pid}.${name}`), text)
-    else fs.writeFileSync(path.join(dir, `${pid}.${name}`), text)
-    return true
-  } catch {
-    // The run folder went away: nothing more to write into.
-    return false
-  }
-}
+const write = unitWriter(dir, String(pid))
 
 /** @type {InspectorSession | null} */
 let session = null
 /** @type {Map<string, (message: unknown) => void>} */
 const fromMain = new Map()
+/** @type {Map<string, (command: any) => Promise<object>>} */
+const commandHandlers = new Map()
 let ended = false
 /** @type {{ name: string, message: string } | null} */
 let uncaught = null
@@ -51,7 +38,8 @@ let uncaught = null
 const channel = socketPath
   ? connectChannel(socketPath, {
     onStop: () => end('stopped', null).then(() => channel?.send({ type: 'stopped', pid })),
-    onClose: () => { end('channel-closed', null) }
+    onClose: () => { end('channel-closed', null) },
+    onCommand: (message) => answer(message)
   })
   : null
 
@@ -69,7 +57,8 @@ for (const [name, options] of Object.entries(workerData.collectors)) {
       append: (suffix, text) => write(`${name}.${suffix}`, text, true),
       session: () => (session ??= new InspectorSession()),
       send: (message) => channel?.send({ ...message, type: 'data', collector: name, pid }),
-      onMain: (listener) => { fromMain.set(name, listener) }
+      onMain: (listener) => { fromMain.set(name, listener) },
+      onCommand: (handler) => { commandHandlers.set(name, handler) }
     })
     running.push({ name, handle })
   } catch {}
@@ -113,6 +102,22 @@ async function end (how, code) {
   write('end.json', JSON.stringify({ how, code, uncaught, at: new Date().toISOString() }))
   // A session still connected at exit makes Node print that it waits for a debugger.
   session?.disconnect()
+}
+
+/**
+ * Runs a command dyno sent to one collector and sends back its reply, or
+ * the error, tagged with the command's id.
+ * @param {{ collector: string, id: number, command: unknown }} message
+ */
+async function answer (message) {
+  const handler = commandHandlers.get(message.collector)
+  let reply
+  try {
+    reply = handler && !ended ? await handler(message.command) : { error: ended ? 'observing has ended' : `no collector "${message.collector}" here` }
+  } catch (err) {
+    reply = { error: String(/** @type {Error} */ (err)?.message ?? err) }
+  }
+  channel?.send({ ...reply, type: 'data', collector: message.collector, pid, reply: message.id })
 }
 
 port.on('message', (/** @type {import('./protocol.cjs').MainMessage} */ message) => {

@@ -1,16 +1,19 @@
 import { fileURLToPath } from 'node:url'
+import { CATEGORIES } from './flame-data.js'
 
 /**
  * Which part of the program a frame belongs to, by its URL.
  * Categories are indexes into CATEGORIES of flame-data.js.
  */
 
-export const APP = 0
-export const DEPENDENCY = 1
-export const CORE = 2
-export const NATIVE = 3
-export const GC = 4
-export const PROGRAM = 5
+export const APP = CATEGORIES.indexOf('app')
+export const DEPENDENCY = CATEGORIES.indexOf('deps')
+export const CORE = CATEGORIES.indexOf('core')
+export const NATIVE = CATEGORIES.indexOf('native')
+export const GC = CATEGORIES.indexOf('gc')
+export const PROGRAM = CATEGORIES.indexOf('program')
+/** The frames that stand for a process or thread of the app, in a profile of several. */
+export const UNIT = CATEGORIES.indexOf('unit')
 
 /**
  * @param {{ functionName: string, url: string }} frame

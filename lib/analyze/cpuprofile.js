@@ -1,3 +1,5 @@
+import { nodeIndex } from './profile-samples.js'
+
 /**
  * The `.cpuprofile` format (Chrome DevTools, `node --cpu-prof`, the inspector
  * Profiler domain) and merging several of them into one: the agent writes a
@@ -54,6 +56,17 @@ export function whyNotProfile (value) {
   if (!value.nodes.every(isNode)) return 'its nodes are not profile nodes (id, callFrame with functionName and url, children)'
 
   if (value.samples !== undefined && !Array.isArray(value.samples)) return '"samples" is not an array'
+  if (value.timeDeltas !== undefined && !(Array.isArray(value.timeDeltas) && value.timeDeltas.every(Number.isFinite))) return '"timeDeltas" is not an array of numbers'
+  // Samples name the node on top of the stack; one the profile lacks would be dropped without a word.
+  const indexOf = nodeIndex(value.nodes)
+  const samples = value.samples ?? []
+  let stray = 0
+  let first
+  for (let i = 0; i < samples.length; i++) {
+    if (indexOf(samples[i]) >= 0) continue
+    if (stray++ === 0) first = samples[i]
+  }
+  if (stray > 0) return `${stray} of its ${samples.length} samples point at nodes it does not have (the first at node ${String(first).slice(0, 20)})`
   return null
 }
 

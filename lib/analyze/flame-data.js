@@ -1,3 +1,5 @@
+import { TIERS as V8_TIERS } from '../v8/tiers.js'
+
 /**
  * FlameData: what a flamegraph report shows, derived from a CPU profile.
  * It is the contract between the analysis (lib/analyze) and the browser
@@ -22,12 +24,17 @@
  * @property {number} durationMs
  * @property {number} samples samples in the tree (idle excluded)
  * @property {number} idleSamples samples where the app was waiting (not in the tree)
+ * @property {number} [agentSamples] samples in dyno's own agent code (not in the tree)
  * @property {number} intervalUs mean time between samples
  * @property {string | null} node Node.js version of the profiled process, when known
  * @property {string | null} v8
  * @property {boolean} tiersKnown whether `frames.tier` holds what V8 reported
  * @property {{ how: string, code: number | null, signal: string | null } | null} exit how the app ended
  * @property {FlameLoad | null} [load] the load that ran while profiling, when dyno ran one (optional)
+ * @property {string[]} [warnings] what the report could not do, and why (a file of the run folder is missing)
+ * @property {{ label: string, samples: number }[]} [units] the processes and threads profiled, when several were: each stands as a frame of category `unit` above its calls
+ * @property {'samples' | 'bytes'} [unit] what the counts in `nodes` are: CPU samples (by default), or bytes
+ *   allocated (an allocation profile)
  */
 
 /**
@@ -64,8 +71,11 @@
  * @property {Record<string, number>} lines 1-based line number -> samples on that line
  */
 
-/** Index = `frames.category` value. */
-export const CATEGORIES = /** @type {const} */ (['app', 'deps', 'core', 'native', 'gc', 'program'])
+/**
+ * Index = `frames.category` value. The report's page gets this table from
+ * here (lib/report/flame-html.js); nothing copies it.
+ */
+export const CATEGORIES = /** @type {const} */ (['app', 'deps', 'core', 'native', 'gc', 'program', 'unit'])
 
-/** Index = `frames.tier` value. */
-export const TIERS = /** @type {const} */ (['unknown', 'interpreted', 'baseline', 'maglev', 'turbofan'])
+/** Index = `frames.tier` value: V8's tiers, after 0 for a tier not known. */
+export const TIERS = /** @type {const} */ (['unknown', ...V8_TIERS])

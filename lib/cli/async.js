@@ -7,8 +7,8 @@ import { parseFlags } from './flags.js'
 import { interruptSignal } from './io.js'
 import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, splitCommand } from './observing.js'
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'async',
   usage: 'dyno async [flags] -- <command that runs node>',
   summary: 'Where an app\'s requests spend their time waiting: serial awaits, awaits in loops, unbounded fan-outs.',
@@ -29,7 +29,7 @@ export const command = {
     'dyno async --sample 1 --load \'-a 50 http://127.0.0.1:$PORT/orders\' -- npm start',
     'dyno async --on-port \'curl -s http://127.0.0.1:$PORT/\' --json -- node server.js'
   ]
-}
+})
 
 /**
  * @param {string[]} argv

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { usageError } from '../errors.js'
-import { resolveOptions } from '../load/options.js'
+import { DEFAULTS, resolveOptions } from '../load/options.js'
 import { loadRequestsFile } from '../load/requests-file.js'
 import { runLoad } from '../commands/load.js'
 import { renderLoadHeader, renderLoadResult } from '../report/load-terminal.js'
@@ -10,8 +10,8 @@ import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 import { interruptSignal } from './io.js'
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'load',
   usage: 'dyno load [flags] <url>',
   summary: 'Send HTTP load to a server and report latency, throughput and errors.',
@@ -21,15 +21,15 @@ export const command = {
     'counts from when each request was due, so a stalled server shows in the tail.'
   ].join('\n'),
   flags: [
-    { name: 'connections', short: 'c', type: 'integer', min: 1, default: 10, placeholder: 'n', description: 'concurrent connections' },
-    { name: 'pipelining', short: 'p', type: 'integer', min: 1, default: 1, placeholder: 'n', description: 'requests in flight on each connection' },
-    { name: 'duration', short: 'd', type: 'duration', default: 10, placeholder: 'seconds', description: 'how long to run (10, 30s, 2m); with -a alone, no limit' },
+    { name: 'connections', short: 'c', type: 'integer', min: 1, default: DEFAULTS.connections, placeholder: 'n', description: 'concurrent connections' },
+    { name: 'pipelining', short: 'p', type: 'integer', min: 1, default: DEFAULTS.pipelining, placeholder: 'n', description: 'requests in flight on each connection' },
+    { name: 'duration', short: 'd', type: 'duration', default: DEFAULTS.duration, placeholder: 'seconds', description: 'how long to run (10, 30s, 2m); with -a alone, no limit' },
     { name: 'amount', short: 'a', type: 'integer', min: 1, placeholder: 'n', description: 'send exactly this many requests, then stop' },
-    { name: 'timeout', short: 't', type: 'duration', default: 10, placeholder: 'seconds', description: 'seconds a request may wait for its response' },
-    { name: 'workers', short: 'w', type: 'integer', min: 0, default: 0, placeholder: 'n', description: 'worker threads, each with its share of connections (0: one thread)' },
+    { name: 'timeout', short: 't', type: 'duration', default: DEFAULTS.timeout, placeholder: 'seconds', description: 'seconds a request may wait for its response' },
+    { name: 'workers', short: 'w', type: 'integer', min: 0, default: DEFAULTS.workers, placeholder: 'n', description: 'worker threads, each with its share of connections (0: one thread)' },
     { name: 'rate', short: 'R', type: 'number', placeholder: 'req/s', description: 'open model: send this many requests per second in total, evenly spaced' },
-    { name: 'max-connections', type: 'integer', min: 1, placeholder: 'n', description: 'open model: most connections to open when the server falls behind (default: 1000, or -c when higher)' },
-    { name: 'method', short: 'm', type: 'string', default: 'GET', placeholder: 'method', description: 'HTTP method' },
+    { name: 'max-connections', type: 'integer', min: 1, placeholder: 'n', description: `open model: most connections to open when the server falls behind (default: ${DEFAULTS.maxConnections}, or -c when higher)` },
+    { name: 'method', short: 'm', type: 'string', default: DEFAULTS.method, placeholder: 'method', description: 'HTTP method' },
     { name: 'header', short: 'H', type: 'string', multiple: true, placeholder: 'name: value', description: 'request header; "name=value" works too' },
     { name: 'body', short: 'b', type: 'string', placeholder: 'text', description: 'request body' },
     { name: 'input', short: 'i', type: 'string', placeholder: 'file', description: 'read the request body from a file' },
@@ -46,7 +46,9 @@ export const command = {
     'dyno load -R 2000 -d 30 -l http://127.0.0.1:3000/',
     'dyno load -a 1000 --json http://127.0.0.1:3000/ > result.json'
   ]
-}
+})
+
+/** @typedef {Readonly<import('./flags.js').FlagValues<typeof command.flags>>} LoadFlagValues */
 
 /**
  * @param {string[]} argv
@@ -95,8 +97,8 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
       : `one URL only, got ${positionals.length}: ${positionals.join(' ')}`)
   }
   // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
-  if (values.amount !== undefined && !given.has('duration')) values.duration = undefined
-  const options = await loadOptionsFromFlags(values, positionals[0], cwd)
+  const duration = values.amount !== undefined && !given.has('duration') ? undefined : values.duration
+  const options = await loadOptionsFromFlags({ ...values, duration }, positionals[0], cwd)
   // Every mistake now, before a header is printed or an app is started.
   if (options.requestsFile) options.requests = await loadRequestsFile(options.requestsFile)
   resolveOptions({ ...options, url: urlToCheck(options.url) })
@@ -104,7 +106,7 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
 }
 
 /**
- * @param {Record<string, any>} values parsed flags
+ * @param {Omit<LoadFlagValues, 'duration'> & { duration: number | undefined }} values parsed flags
  * @param {string} url
  * @param {string} cwd
  * @returns {Promise<import('../load/options.js').LoadOptions>}

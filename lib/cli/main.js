@@ -17,7 +17,7 @@ function mainHelp () {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
-    'Run dyno <command> --help for its flags.',
+    'Run dyno help <command> (or dyno <command> --help) for its flags.',
     ''
   ].join('\n')
 }
@@ -28,6 +28,7 @@ function mainHelp () {
  * @param {import('./io.js').IO} [io]
  */
 export async function main (argv, io = processIO()) {
+  if (argv[0] === 'help' && argv.length > 1) return main([argv[1], '--help'], io)
   const [name, ...rest] = argv
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(mainHelp())
@@ -43,10 +44,10 @@ export async function main (argv, io = processIO()) {
     return 2
   }
   try {
-    const { command, run } = await entry.load()
+    const { command, helpFor, run } = await entry.load()
     const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest
     if (own.includes('--help') || own.includes('-h')) {
-      io.stdout.write(helpText(command))
+      io.stdout.write(helpText(helpFor?.(own) ?? command))
       return 0
     }
     return await run(rest, io)

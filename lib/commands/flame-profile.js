@@ -44,19 +44,28 @@ export function mergedProfile (process) {
  * Samples that were not idle: the measure of a busy process, to choose one
  * when none listened.
  * @param {import('../observe/processes.js').ProcessRecord} process
+ * @param {import('../analyze/cpuprofile.js').CpuProfile} [profile] its merged profile, when the caller has it
  */
-export function busySamples (process) {
-  const profile = mergedProfile(process)
+export function busySamples (process, profile = mergedProfile(process)) {
   const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)' || n.callFrame.functionName === '(root)').map((n) => n.id))
   return (profile.samples ?? []).filter((id) => !idle.has(id)).length
 }
 
+/**
+ * A file the CPU collector wrote for the process, by what follows `cpu.`.
+ * @param {import('../observe/processes.js').ProcessRecord} process
+ * @param {string} suffix
+ */
+export function collectorFileOf (process, suffix) {
+  return collectorFile(process, 'cpu', suffix)
+}
+
 /** @param {import('../observe/processes.js').ProcessRecord} process */
 export function functionsFile (process) {
-  return collectorFile(process, 'cpu', 'functions.json')
+  return collectorFileOf(process, 'functions.json')
 }
 
 /** @param {import('../observe/processes.js').ProcessRecord} process */
 export function tiersFile (process) {
-  return collectorFile(process, 'cpu', 'tiers.json')
+  return collectorFileOf(process, 'tiers.json')
 }

@@ -1,5 +1,6 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { buildFlameData } from '../analyze/build-flame-data.js'
 import { toCollapsed } from '../analyze/collapsed.js'
 import { frameKey, whyNotProfile } from '../analyze/cpuprofile.js'
@@ -10,14 +11,17 @@ import { toPprof } from '../analyze/pprof.js'
 import { TIERS } from '../analyze/flame-data.js'
 import { usageError } from '../errors.js'
 import { renderFlameHtml } from '../report/flame-html.js'
+import { readProcesses } from '../observe/processes.js'
 import { readJson, readMeta } from '../run-folder.js'
-
-/** Source files larger than this are not embedded in the report. */
-const MAX_SOURCE_BYTES = 1024 * 1024
+import { functionsFile, tiersFile } from './flame-profile.js'
+import { loadSourceMaps } from './flame-source-maps.js'
+import { readSource } from './read-source.js'
 
 export const FILES = {
   meta: 'meta.json',
   profile: 'profile.cpuprofile',
+  units: 'units.json',
+  sourceMaps: 'sourcemaps.json',
   tiers: 'tiers.json',
   functions: 'functions.json',
   pprof: 'profile.pb.gz',
@@ -28,15 +32,27 @@ export const FILES = {
 /**
  * Renders everything derived from a flame run folder's profile: pprof,
  * collapsed stacks and the HTML report. `dyno flame`, `dyno flame --view` and
- * `dyno report` all end here.
+ * `dyno report` all end here. `warnings` says what the report could not do
+ * because a file of the folder is missing; the report's header says it too.
  * @param {string} folder
- * @param {import('../analyze/cpuprofile.js').CpuProfile} [profile] the folder's profile, when the caller has it already
+ * @param {import('../analyze/cpuprofile.js').CpuProfile | import('../analyze/build-flame-data.js').ProfileUnit[]} [profiles]
+ *   the folder's profile (or one per process and thread), when the caller has them already
  */
-export function renderFlameFolder (folder, profile = /** @type {any} */ (readJson(folder, FILES.profile))) {
+export function renderFlameFolder (folder, profiles = readProfiles(folder)) {
   const meta = readMeta(folder)
-  const why = whyNotProfile(profile)
-  if (why) throw usageError('DYNO_BAD_PROFILE', `${join(folder, FILES.profile)} is not a CPU profile: ${why}`)
-  const data = buildFlameData(profile, {
+  const units = Array.isArray(profiles) ? profiles : [{ label: '', profile: profiles }]
+  for (const { label, profile } of units) {
+    const why = whyNotProfile(profile)
+    if (why) throw usageError('DYNO_BAD_PROFILE', `${label ? `the profile of ${label}` : join(folder, FILES.profile)} is not a CPU profile: ${why}`)
+  }
+  const tierInfo = readTierInfo(folder)
+  const functions = readFunctions(folder)
+  const sourceMaps = loadSourceMaps(folder, profiledUrls(units), meta.cwd)
+  const mapper = sourceMaps.mapper.size > 0 ? sourceMaps.mapper : null
+  const scripts = scriptsOf(functions ?? [], mapper)
+  // A profile from elsewhere (--view) never had these files; a flame run's folder did.
+  const warnings = [...(meta.source ? [] : missingInputs(folder, meta, { tierInfo, functions, scripts })), ...sourceMaps.warnings]
+  const { data, detail } = buildFlameData(profiles, {
     title: meta.title ?? 'CPU profile',
     cwd: meta.cwd ?? dirname(folder),
     meta: {
@@ -44,16 +60,38 @@ export function renderFlameFolder (folder, profile = /** @type {any} */ (readJso
       node: meta.node ?? null,
       v8: meta.v8 ?? null,
       exit: meta.end ? { how: meta.end.how, code: meta.end.code ?? null, signal: meta.end.signal ?? null } : null,
-      load: meta.load ? loadSummary(meta.load) : null
+      load: meta.load ? loadSummary(meta.load) : null,
+      warnings
     },
-    tierInfo: readTierInfo(folder),
-    readSource,
-    scripts: readScripts(folder)
+    tierInfo,
+    readSource: (path) => readSource(path) ?? mapper?.sourceContent(pathToFileURL(path).href) ?? null,
+    scripts,
+    mapper
   })
-  writeFileSync(join(folder, FILES.pprof), toPprof(data))
+  writeFileSync(join(folder, FILES.pprof), toPprof(data, detail))
   writeFileSync(join(folder, FILES.collapsed), toCollapsed(data))
   writeFileSync(join(folder, FILES.html), renderFlameHtml(data))
-  return { data, meta, hot: hotFunctions(data, 10), html: join(folder, FILES.html) }
+  return { data, meta, hot: hotFunctions(data, 10), html: join(folder, FILES.html), warnings }
+}
+
+const INLINED_STAY = 'samples of inlined functions stay with the function they were inlined into'
+
+/**
+ * What the report lacks for want of the files the agent wrote, in words.
+ * Not what the agent never wrote (an app that calls process.exit leaves no
+ * time to read tiers): raw/ shows that, as long as it is there.
+ * @param {string} folder
+ * @param {import('../run-folder.js').RunMeta} meta
+ * @param {{ tierInfo: object | null, functions: unknown[] | null, scripts: Map<string, unknown> }} inputs
+ */
+function missingInputs (folder, meta, { tierInfo, functions, scripts }) {
+  const observed = readProcesses(folder).find((p) => p.pid === meta.process?.pid && p.threadId === 0)
+  const agentWrote = (/** @type {(p: import('../observe/processes.js').ProcessRecord) => string | null} */ file) => !observed || file(observed) !== null
+  const warnings = []
+  if (functions === null && agentWrote(functionsFile)) warnings.push(`${FILES.functions} is missing from the run folder: ${INLINED_STAY}`)
+  else if (functions !== null && functions.length > 0 && scripts.size === 0) warnings.push(`none of the profiled scripts can be read any more: ${INLINED_STAY}`)
+  if (tierInfo === null && agentWrote(tiersFile)) warnings.push(`${FILES.tiers} is missing from the run folder: the optimization tiers are unknown`)
+  return warnings
 }
 
 /**
@@ -86,37 +124,62 @@ function readTierInfo (folder) {
     const index = TIERS.indexOf(tier)
     if (index > 0) tiers.set(frameKey(frame), index)
   }
-  return { tiers, inlined: new Set() }
+  return { tiers }
 }
 
 /**
  * `functions.json`: where each function of the profiled scripts starts and
- * ends, with the scripts' text, for giving inlined functions their samples.
+ * ends, as the agent wrote it; null when it is missing or unreadable.
  * @param {string} folder
+ * @returns {{ url: string, functions: [string, number, number][] }[] | null}
  */
-function readScripts (folder) {
+function readFunctions (folder) {
+  try {
+    const raw = JSON.parse(readFileSync(join(folder, FILES.functions), 'utf8'))
+    return Array.isArray(raw) ? raw : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The function extents with the scripts' text as it ran, by URL, for giving
+ * inlined functions their samples: from disk, or, for a script compiled in
+ * memory (tsx), as the agent kept it.
+ * @param {{ url: string, functions: [string, number, number][] }[]} functions
+ * @param {import('../analyze/source-maps.js').SourceMapper | null} mapper
+ */
+function scriptsOf (functions, mapper) {
   /** @type {Map<string, import('../analyze/inlined.js').ScriptExtents>} */
   const scripts = new Map()
-  let raw
-  try {
-    raw = JSON.parse(readFileSync(join(folder, FILES.functions), 'utf8'))
-  } catch {
-    return scripts
-  }
-  for (const { url, functions } of raw) {
+  for (const { url, functions: extents } of functions) {
+    if (typeof url !== 'string' || !Array.isArray(extents) || scripts.has(url)) continue
     const path = urlToPath(url)
-    const text = path && readSource(path)
-    if (text) scripts.set(url, scriptExtents(text, functions))
+    const text = mapper?.generatedText(url) ?? (path && readSource(path))
+    if (text) scripts.set(url, scriptExtents(text, extents))
   }
   return scripts
 }
 
-/** @param {string} path */
-function readSource (path) {
-  try {
-    if (statSync(path).size > MAX_SOURCE_BYTES) return null
-    return readFileSync(path, 'utf8')
-  } catch {
-    return null
-  }
+/**
+ * The folder's profiles: one per process and thread when the run profiled
+ * several (units.json lists them), else its one profile.
+ * @param {string} folder
+ * @returns {import('../analyze/cpuprofile.js').CpuProfile | import('../analyze/build-flame-data.js').ProfileUnit[]}
+ */
+function readProfiles (folder) {
+  if (!existsSync(join(folder, FILES.units))) return /** @type {any} */ (readJson(folder, FILES.profile))
+  const units = /** @type {{ label: string, file: string }[]} */ (readJson(folder, FILES.units))
+  if (!Array.isArray(units)) throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, FILES.units)} is not a list of profiles`)
+  return units.map(({ label, file }) => ({ label: String(label), profile: /** @type {any} */ (readJson(folder, String(file))) }))
+}
+
+/**
+ * @param {import('../analyze/build-flame-data.js').ProfileUnit[]} units
+ * @returns {Set<string>}
+ */
+function profiledUrls (units) {
+  const urls = new Set()
+  for (const { profile } of units) for (const node of profile.nodes) urls.add(node.callFrame.url)
+  return urls
 }

@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { whyNotProfile } from '../analyze/cpuprofile.js'
 import { usageError } from '../errors.js'
-import { createRunFolder, writeMeta } from '../run-folder.js'
+import { createRunFolder, fileRunMeta, writeMeta } from '../run-folder.js'
 import { FILES, renderFlameFolder } from './flame-report.js'
 
 /**
@@ -24,26 +24,6 @@ export function viewProfile (options, io) {
   if (why) throw usageError('DYNO_BAD_PROFILE', `${options.file} is not a CPU profile (.cpuprofile): ${why}`)
   const folder = createRunFolder(resolve(io.cwd, options.out), 'flame')
   copyFileSync(path, resolve(folder, FILES.profile))
-  const now = new Date().toISOString()
-  writeMeta(folder, {
-    schemaVersion: 2,
-    kind: 'flame',
-    title: basename(options.file),
-    target: null,
-    source: path,
-    cwd: io.cwd,
-    node: null,
-    v8: null,
-    startedAt: now,
-    finishedAt: now,
-    options: {},
-    load: null,
-    loadWindow: null,
-    onPort: null,
-    process: null,
-    processes: 0,
-    threads: 0,
-    end: null
-  })
+  writeMeta(folder, fileRunMeta('flame', { title: basename(options.file), source: path, cwd: io.cwd, options: {} }))
   return { result: { folder, rendered: renderFlameFolder(folder, profile) }, exitCode: 0 }
 }

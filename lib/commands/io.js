@@ -9,11 +9,16 @@
  * @property {AbortSignal} [signal] ends the run early, keeping what was measured; its reason names the signal ('SIGINT', 'SIGTERM', …)
  * @property {(event: CommandEvent) => void} [onEvent]
  *
+ * A 'status' event says what a long step is doing (a heap snapshot, an analysis).
  * @typedef {{ type: 'load-start', options: import('../load/options.js').LoadOptions }
  *   | { type: 'load-progress', progress: import('../load/options.js').LoadProgress }
  *   | { type: 'load-end' }
  *   | { type: 'warning', message: string }
- *   | { type: 'agent-data', data: { collector: string, pid: number, [key: string]: unknown } }} CommandEvent
+ *   | { type: 'status', message: string }
+ *   | { type: 'agent-data', data: { collector: string, pid: number, [key: string]: unknown } }
+ *   | { type: 'micro-round', progress: import('../micro/runner.js').Progress }
+ *   | { type: 'micro-file', report: import('../micro/runner.js').FileReport }
+ *   | { type: 'checkout', ref: string, commit: string }} CommandEvent
  */
 
 /** Exit codes of a run stopped by a signal, as shells report them (128 + the signal's number). */

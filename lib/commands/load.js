@@ -1,4 +1,5 @@
 import { load } from '../load/run.js'
+import { loadVerdict } from '../load/verdict.js'
 import { signalExitCode } from './io.js'
 
 /**
@@ -16,12 +17,7 @@ export async function runLoad (options, io) {
   } finally {
     emit?.({ type: 'load-end' })
   }
-  if (result.targetRefusing) {
-    return { result, exitCode: 1, problem: `the target stopped accepting connections during the run (${result.errors.refused} refused); did it crash?` }
-  }
-  if (result.requests.completed === 0 && result.errors.total > 0) {
-    return { result, exitCode: 1, problem: 'the target did not answer a single request; see the errors above' }
-  }
   const signal = io.signal?.reason
-  return { result, exitCode: result.interrupted ? signalExitCode(typeof signal === 'string' ? signal : 'SIGINT') : 0, problem: null }
+  const { exitCode, message } = loadVerdict(result, { interruptedExitCode: signalExitCode(typeof signal === 'string' ? signal : 'SIGINT') })
+  return { result, exitCode, problem: message }
 }

@@ -5,6 +5,8 @@ import { notNode } from '../observe/app.js'
 import { describeOnPortFailure } from '../observe/on-port.js'
 import { observe } from '../observe/observe.js'
 import { chooseProcess } from '../observe/processes.js'
+import { loadVerdict } from '../load/verdict.js'
+import { displayUrl } from '../load/options.js'
 import { createRunFolder, writeMeta } from '../run-folder.js'
 import { observeHooks, signalExitCode } from './io.js'
 
@@ -21,6 +23,7 @@ import { observeHooks, signalExitCode } from './io.js'
  * @property {number} listenTimeoutMs
  * @property {number} [stopGraceMs]
  * @property {string} out the folder run folders go in
+ * @property {boolean} [outputToStderr] the app's output goes to stderr, leaving stdout to dyno (--json)
  *
  * @typedef {object} ObservedRun
  * @property {string} folder
@@ -36,8 +39,9 @@ import { observeHooks, signalExitCode } from './io.js'
  * @param {import('../run-folder.js').RunKind} kind
  * @param {ObservingOptions} options
  * @param {import('./io.js').CommandIO} io
- * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown> }} how
- *   the collectors, the measure of a busy process (to choose one when none listened), and the options to record
+ * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'] }} how
+ *   the collectors, the measure of a busy process (to choose one when none listened), the options to record,
+ *   and for commands that work between rounds of load: how many rounds, and what to do between them
  * @returns {Promise<ObservedRun>}
  */
 export async function observeRun (kind, options, io, how) {
@@ -55,8 +59,10 @@ export async function observeRun (kind, options, io, how) {
       onPort: options.onPort,
       listenTimeoutMs: options.listenTimeoutMs,
       stopGraceMs: options.stopGraceMs,
-      signal: io.signal
-    }, observeHooks(io))
+      signal: io.signal,
+      outputToStderr: options.outputToStderr,
+      loadRounds: how.loadRounds
+    }, { ...observeHooks(io), onRound: how.onRound })
   } catch (err) {
     // The app never started: there is nothing to keep.
     rmSync(folder, { recursive: true, force: true })
@@ -83,7 +89,7 @@ export async function observeRun (kind, options, io, how) {
     v8: chosen.info?.v8 ?? null,
     startedAt,
     finishedAt: new Date().toISOString(),
-    options: { ...how.options, load: options.load ? options.load.url : null, onPort: options.onPort },
+    options: { ...how.options, load: options.load ? displayUrl(options.load.url) : null, onPort: options.onPort },
     load: observed.load,
     loadWindow: observed.loadWindow,
     onPort: observed.onPort ? { command: observed.onPort.command, code: observed.onPort.code, signal: observed.onPort.signal, failed: observed.onPort.failed } : null,
@@ -104,6 +110,14 @@ export async function observeRun (kind, options, io, how) {
 function runFailure (observed) {
   if (observed.failure) {
     return observed.failure instanceof DynoError ? observed.failure : targetError('DYNO_LOAD_FAILED', `the load failed: ${/** @type {Error} */ (observed.failure).message}`)
+  }
+  if (observed.load && !observed.interrupted) {
+    // The load judged as dyno load judges it: a target that answered nothing failed.
+    const verdict = loadVerdict(observed.load)
+    if (verdict.message) {
+      const failure = observed.load.failure
+      return failure ? new DynoError(failure.code, verdict.message, { exitCode: failure.exitCode }) : targetError('DYNO_LOAD_FAILED', verdict.message)
+    }
   }
   const onPort = observed.onPort
   if (onPort?.failed) {

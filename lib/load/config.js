@@ -1,4 +1,6 @@
+import { requestsDue } from './open-model.js'
 import { prepareRequests } from './request.js'
+import { displayPath } from './requests-file.js'
 
 /**
  * The engine configuration for one of `parts` engines (worker threads): each
@@ -20,7 +22,8 @@ export function engineConfig (options, requests, index, parts) {
       path: options.url.pathname + options.url.search,
       headers: options.headers,
       body: options.body,
-      host: options.target.host
+      host: options.target.host,
+      source: options.requestsFile === undefined ? undefined : displayPath(options.requestsFile)
     }),
     connections: share(options.connections),
     pipelining: options.pipelining,
@@ -28,6 +31,8 @@ export function engineConfig (options, requests, index, parts) {
     amount: share(options.amount),
     timeoutMs: options.timeoutMs,
     rate: options.rate / parts,
+    // Shared out of the total, so that the parts add up to rate × duration.
+    due: options.rate > 0 ? share(Math.min(options.amount, requestsDue(options.rate, options.durationMs))) : undefined,
     maxConnections: Math.max(1, share(options.maxConnections))
   }
 }

@@ -1,26 +1,49 @@
 import net from 'node:net'
 import tls from 'node:tls'
-import { isTlsError } from './connect-error.js'
+import { classifyError, timedOut } from './connect-error.js'
 import { ResponseParser } from './response-parser.js'
 import { buildDynamicRequest, hookError } from './request.js'
 
 /**
  * One socket of the load: sends requests (up to `pipelining` in flight),
- * parses responses, and reconnects after the server closes or fails.
- * Every socket of an engine reads into the engine's one shared buffer
+ * parses responses, and reconnects after the server closes or fails. It asks
+ * its scheduler for work and reports what happened to its engine, through
+ * their methods only. Every socket of an engine reads into one shared buffer
  * (`onread`), so reading costs no allocation.
  */
 
 /** @typedef {import('./engine.js').LoadEngine} LoadEngine */
 /** @typedef {import('./engine.js').ErrorKind} ErrorKind */
+/** @typedef {import('./request.js').EncodedRequest} EncodedRequest */
+
+/**
+ * What every connection of one engine shares, fixed for the run.
+ * @typedef {object} Wire
+ * @property {import('./engine.js').Target} target
+ * @property {EncodedRequest[]} requests
+ * @property {number} pipelining
+ * @property {Buffer | null} burst when every request is the same one: it, `pipelining` times, so that a batch is one slice and one write
+ * @property {boolean} captureBody some request has an onResponse hook
+ * @property {Buffer} readBuffer
+ */
+
+/**
+ * Where a connection gets its requests: the closed or the open model.
+ * @typedef {object} Scheduler
+ * @property {(connection: Connection, free: number, now: number) => void} dispatch
+ *   a connection has `free` slots; the scheduler calls its `send` with what is due
+ * @property {() => boolean} hasMore whether requests are still to be handed out
+ */
 
 export class Connection {
-  /** @param {LoadEngine} engine */
-  constructor (engine) {
+  /** @param {Wire} wire @param {Scheduler} scheduler @param {LoadEngine} engine */
+  constructor (wire, scheduler, engine) {
+    this.wire = wire
+    this.scheduler = scheduler
     this.engine = engine
     /** @type {net.Socket | null} */
     this.socket = null
-    this.parser = new ResponseParser(this, engine.captureBody)
+    this.parser = new ResponseParser(this, wire.captureBody)
     this.connected = false
     this.connectStartedAt = 0
     this.failures = 0
@@ -39,10 +62,12 @@ export class Connection {
     /** Open model: waiting for the next request to fall due, since `idleSince`. */
     this.idle = false
     this.idleSince = 0
+    /** Slots of requests not written yet, oldest first: a setupRequest hook returned a promise. @type {number[]} */
+    this.unwritten = []
 
     // In-flight requests, oldest first, in a ring.
     let size = 1
-    while (size < engine.pipelining) size <<= 1
+    while (size < wire.pipelining) size <<= 1
     this.mask = size - 1
     this.sentAt = new Float64Array(size)
     this.intendedAt = new Float64Array(size)
@@ -52,8 +77,8 @@ export class Connection {
   }
 
   connect () {
-    const engine = this.engine
-    const target = engine.target
+    const wire = this.wire
+    const target = wire.target
     this.connected = false
     this.idle = false
     this.idleSince = 0
@@ -63,13 +88,14 @@ export class Connection {
     this.parser.reset()
     this.connectStartedAt = performance.now()
     const onread = {
-      buffer: engine.readBuffer,
+      buffer: wire.readBuffer,
       callback: (/** @type {number} */ n, /** @type {Uint8Array} */ buf) => this.onRead(n, /** @type {Buffer} */ (buf))
     }
+    const host = target.address ?? target.hostname
     /** @type {net.Socket} */
     const socket = target.tls
       ? tls.connect({
-        host: target.hostname,
+        host,
         port: target.port,
         servername: target.servername,
         rejectUnauthorized: !target.insecure,
@@ -78,7 +104,7 @@ export class Connection {
         // tls.connect hands onread to the socket, though its types omit it.
         ...(/** @type {object} */ ({ onread }))
       })
-      : net.connect({ host: target.hostname, port: target.port, onread })
+      : net.connect({ host, port: target.port, onread })
     socket.setNoDelay(true)
     this.socket = socket
     socket.on(target.tls ? 'secureConnect' : 'connect', () => this.onConnect(socket))
@@ -90,12 +116,48 @@ export class Connection {
     socket.on('close', () => this.onClose(socket))
   }
 
+  // What the engine and the schedulers ask of a connection
+
+  isConnected () {
+    return this.connected
+  }
+
+  /** Requests sent (or being built) and not answered yet. */
+  inFlight () {
+    return this.inflight
+  }
+
+  /**
+   * Every slot is taken and the oldest request has waited `patience` ms.
+   * @param {number} now @param {number} patience
+   */
+  isStuck (now, patience) {
+    return this.inflight >= this.wire.pipelining && now - this.sentAt[this.oldest] >= patience
+  }
+
+  /**
+   * Open model: nothing is due for this connection. Returns false when it was already idle.
+   * @param {number} now
+   */
+  markIdle (now) {
+    if (this.idle) return false
+    this.idle = true
+    this.idleSince = now
+    return true
+  }
+
+  /** Open model: a request fell due; an idle connection asks for it. @param {number} now */
+  wake (now) {
+    if (this.socket === null || !this.connected || !this.idle) return
+    this.now = now
+    this.pump()
+  }
+
   /** @param {net.Socket} socket */
   onConnect (socket) {
     if (socket !== this.socket) return
     this.connected = true
-    this.engine.everConnected = true
-    this.engine.refusingSince = 0
+    this.engine.connectionOpened()
     this.now = performance.now()
     this.pump()
   }
@@ -106,9 +168,9 @@ export class Connection {
    */
   onRead (nread, buf) {
     const engine = this.engine
-    if (engine.stopped) return false
+    if (engine.isStopped()) return false
     this.now = performance.now()
-    engine.bytes += nread
+    engine.recordBytes(nread)
     this.parser.execute(buf, 0, nread)
     if (this.closeAfterRead) {
       this.restart(this.errorKind ?? (this.inflight > 0 ? 'closed' : null))
@@ -118,27 +180,16 @@ export class Connection {
     return true
   }
 
-  /**
-   * Sends what the engine allows, up to the pipelining depth. The closed
-   * model refills a pipelined connection once its whole batch is answered,
-   * as wrk does, so that one write carries the next batch: the write is a
-   * large part of what a pipelined request costs.
-   */
+  /** Asks the scheduler for as many requests as there are free slots. */
   pump () {
-    const engine = this.engine
-    const free = engine.pipelining - this.inflight
+    const free = this.wire.pipelining - this.inflight
     if (free <= 0 || this.closeAfterRead) return
-    if (engine.openModel) {
-      engine.dispatch(this, free)
-    } else if (this.inflight === 0) {
-      const n = engine.claim(free)
-      if (n > 0) this.send(n, this.now)
-    }
+    this.scheduler.dispatch(this, free, this.now)
   }
 
   /**
    * Sends `n` requests now. In the open model `intended` is when the first
-   * was due; the engine passes the interval between them.
+   * was due, and `interval` the time between them.
    *
    * Latency counts from the intended time only when the request had to wait
    * for the server. When this connection sat idle since before the request
@@ -149,15 +200,15 @@ export class Connection {
    * @param {number} [interval]
    */
   send (n, intended, interval = 0) {
-    const engine = this.engine
+    const wire = this.wire
     const socket = /** @type {net.Socket} */ (this.socket)
-    const requests = engine.requests
+    const requests = wire.requests
     const now = this.now
     const freeSince = this.idle ? this.idleSince : Infinity
     let slot = (this.oldest + this.inflight) & this.mask
     this.inflight += n
     this.idle = false
-    if (engine.identicalRequests) {
+    if (wire.burst !== null) {
       const bytes = /** @type {Buffer} */ (requests[0].bytes)
       for (let i = 0; i < n; i++) {
         const due = intended + i * interval
@@ -166,9 +217,11 @@ export class Connection {
         this.requestOf[slot] = 0
         slot = (slot + 1) & this.mask
       }
-      socket.write(n === 1 ? bytes : engine.burst.subarray(0, n * bytes.length))
+      socket.write(n === 1 ? bytes : wire.burst.subarray(0, n * bytes.length))
       return
     }
+    /** @type {Promise<Buffer> | null} */
+    let waiting = null
     if (n > 1) socket.cork()
     for (let i = 0; i < n; i++) {
       const index = this.nextRequest
@@ -178,25 +231,71 @@ export class Connection {
       this.sentAt[slot] = now
       this.intendedAt[slot] = due >= freeSince ? now : due
       this.requestOf[slot] = index
-      slot = (slot + 1) & this.mask
-      let bytes = request.bytes
-      if (bytes === null) {
-        try {
-          bytes = buildDynamicRequest(request, this.context, engine.target.host)
-        } catch (err) {
-          engine.fail(/** @type {Error} */ (err))
-          return
-        }
+      // Requests leave in order: behind one still being built, the others wait too.
+      const queued = this.unwritten.length > 0
+      let bytes = queued ? null : request.bytes
+      if (bytes === null && !queued) {
+        const built = this.build(request)
+        if (built === null) return
+        if (built instanceof Promise) waiting = built
+        else bytes = built
       }
-      socket.write(bytes)
+      if (bytes !== null) socket.write(bytes)
+      else this.unwritten.push(slot)
+      slot = (slot + 1) & this.mask
     }
     if (n > 1) socket.uncork()
+    if (waiting !== null) this.writeInOrder(socket, waiting)
+  }
+
+  /**
+   * A request built by its setupRequest hook: its bytes, a promise of them,
+   * or null when the hook failed (the run then ends).
+   * @param {EncodedRequest} request
+   */
+  build (request) {
+    try {
+      return buildDynamicRequest(request, this.context, this.wire.target.host)
+    } catch (err) {
+      this.engine.hookFailed(/** @type {Error} */ (err))
+      return null
+    }
+  }
+
+  /**
+   * Writes the unwritten requests one after the other, each once its hook
+   * has resolved; their latency counts from then, as the hook's time is the
+   * generator's, not the server's.
+   * @param {net.Socket} socket @param {Promise<Buffer>} first the bytes of the oldest unwritten request
+   */
+  async writeInOrder (socket, first) {
+    /** @type {Buffer | Promise<Buffer> | null} */
+    let next = first
+    while (next !== null) {
+      let bytes
+      try {
+        bytes = await next
+      } catch (err) {
+        if (socket === this.socket) this.engine.hookFailed(/** @type {Error} */ (err))
+        return
+      }
+      // The socket was dropped meanwhile: its requests were counted with it.
+      if (socket !== this.socket || this.engine.isStopped()) return
+      const slot = /** @type {number} */ (this.unwritten.shift())
+      const now = performance.now()
+      if (this.intendedAt[slot] === this.sentAt[slot]) this.intendedAt[slot] = now
+      this.sentAt[slot] = now
+      socket.write(bytes)
+      if (this.unwritten.length === 0) return
+      const request = this.wire.requests[this.requestOf[this.unwritten[0]]]
+      next = request.bytes ?? this.build(request)
+    }
   }
 
   // ResponseSink, called by the parser
 
   expectsNoBody () {
-    return this.engine.requests[this.requestOf[this.oldest]].head
+    return this.wire.requests[this.requestOf[this.oldest]].head
   }
 
   /**
@@ -212,14 +311,13 @@ export class Connection {
     this.oldest = (slot + 1) & this.mask
     this.inflight--
     this.failures = 0
-    const engine = this.engine
-    engine.recordResponse(this.now - this.intendedAt[slot], status)
+    this.engine.recordResponse(this.now - this.intendedAt[slot], status)
     if (body !== null) {
-      const request = engine.requests[this.requestOf[slot]]
+      const request = this.wire.requests[this.requestOf[slot]]
       try {
         request.spec.onResponse?.(status, body.toString(), this.context)
       } catch (err) {
-        engine.fail(hookError('onResponse', request, err))
+        this.engine.hookFailed(hookError('onResponse', request, err))
       }
     }
     if (willClose) this.closeAfterRead = true
@@ -235,7 +333,7 @@ export class Connection {
 
   /** @param {net.Socket} socket */
   onClose (socket) {
-    if (socket !== this.socket || this.engine.stopped) return
+    if (socket !== this.socket || this.engine.isStopped()) return
     if (this.parser.finish()) {
       this.restart(this.inflight > 0 ? 'closed' : null)
       return
@@ -249,11 +347,8 @@ export class Connection {
    */
   restart (kind) {
     const engine = this.engine
-    if (!this.connected && !engine.everConnected && kind !== null) {
-      // The target is not there at all: that ends the run with one clear line.
-      engine.failToStart(this.lastError ?? Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' }))
-      return
-    }
+    // A target that is not there at all ends the run with one clear line.
+    if (!this.connected && kind !== null && engine.connectFailed(this.lastError ?? timedOut())) return
     // Requests in flight fail with the socket; a failed connect or a garbled
     // stream counts once even when no request was waiting.
     const failed = kind === null ? 0 : Math.max(this.inflight, this.connected && kind !== 'invalid' ? 0 : 1)
@@ -262,15 +357,15 @@ export class Connection {
     this.inflight = 0
     this.oldest = 0
     if (failed > 0) {
-      engine.countErrors(/** @type {ErrorKind} */ (kind), failed)
+      engine.recordErrors(/** @type {ErrorKind} */ (kind), failed)
       this.failures++
     }
     engine.settle(lost)
-    if (engine.stopped || engine.sent >= engine.config.amount) return
+    if (engine.isStopped() || !this.scheduler.hasMore()) return
     // Back off when the target keeps failing, so a dead server does not spin a core.
     const delay = this.failures <= 1 ? 0 : Math.min(250, 2 ** this.failures)
     if (delay === 0) this.connect()
-    else this.reconnectTimer = setTimeout(() => { this.reconnectTimer = null; if (!engine.stopped) this.connect() }, delay)
+    else this.reconnectTimer = setTimeout(() => { this.reconnectTimer = null; if (!engine.isStopped()) this.connect() }, delay)
   }
 
   /** Closes the socket without counting anything. */
@@ -278,6 +373,7 @@ export class Connection {
     const socket = this.socket
     this.socket = null
     this.connected = false
+    this.unwritten.length = 0
     if (this.reconnectTimer !== null) {
       clearTimeout(this.reconnectTimer)
       this.reconnectTimer = null
@@ -296,19 +392,4 @@ export class Connection {
       : this.connectStartedAt
     if (now - waitingSince > timeout) this.restart('timeout')
   }
-}
-
-/**
- * @param {NodeJS.ErrnoException} err
- * @returns {ErrorKind}
- */
-export function classifyError (err) {
-  switch (err.code) {
-    case 'ECONNREFUSED': return 'refused'
-    case 'ECONNRESET':
-    case 'EPIPE': return 'reset'
-    case 'ETIMEDOUT': return 'timeout'
-  }
-  if (isTlsError(err.code)) return 'tls'
-  return 'other'
 }

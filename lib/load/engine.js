@@ -1,35 +1,44 @@
-import { describeConnectError } from './connect-error.js'
+import { ClosedModel } from './closed-model.js'
+import { explainConnectError } from './connect-error.js'
 import { Connection } from './connection.js'
 import { LatencyRecorder } from './histogram.js'
+import { OpenModel } from './open-model.js'
+import { setDeadline } from './timers.js'
 
 /**
- * Runs one load in this thread: a set of connections, a clock, and the
- * counters they update. Two models:
- *
- * - closed: each connection sends its next request as soon as one returns
- *   (autocannon, wrk); the server's speed sets the rate.
- * - open (`rate`): requests are due at evenly spaced instants whatever the
- *   server does. Latency counts from the instant a request was due, not when
- *   it could finally be sent, so a stalled server shows in the tail instead of
- *   silently slowing the load down (coordinated omission, as wrk2 corrects it).
- *   When every connection is busy, more are opened, up to `maxConnections`.
+ * Runs one load in this thread: a set of connections, a scheduler that hands
+ * them requests (the closed or the open model), a clock, and the counters the
+ * connections report to.
  */
 
-/** Open model: how long every connection must wait on the server before more are opened. */
-const GROW_AFTER_MS = 5
+/** Connections opened at once; a stop (Ctrl-C) is heard between batches. */
+const OPEN_BATCH = 256
 
 /** @typedef {'timeout' | 'reset' | 'refused' | 'closed' | 'invalid' | 'tls' | 'other'} ErrorKind */
 
 /**
+ * @typedef {object} Target
+ * @property {boolean} tls
+ * @property {string} hostname as in the URL, without brackets
+ * @property {string} [address] the address to connect to, when known before the run (localhost)
+ * @property {number} port
+ * @property {string} host value of the Host header
+ * @property {string} [servername]
+ * @property {boolean} insecure
+ * @property {string | Buffer} [ca]
+ */
+
+/**
  * @typedef {object} EngineConfig
- * @property {{ tls: boolean, hostname: string, port: number, host: string, servername?: string, insecure: boolean, ca?: string | Buffer }} target
+ * @property {Target} target
  * @property {import('./request.js').EncodedRequest[]} requests
  * @property {number} connections
  * @property {number} pipelining
  * @property {number} durationMs Infinity for no limit
- * @property {number} amount Infinity for no limit
+ * @property {number} amount Infinity for no limit; the run ends once that many are answered or failed
  * @property {number} timeoutMs
  * @property {number} rate requests per second in total; 0 for the closed model
+ * @property {number} [due] open model: requests that fall due in the run (rate × duration, at most amount)
  * @property {number} maxConnections
  * @property {(tick: EngineTick) => void} [onTick] called once a second
  */
@@ -40,6 +49,16 @@ const GROW_AFTER_MS = 5
  * @property {number} responses in total so far
  * @property {number} errors in total so far
  * @property {number} lastSecondResponses
+ * @property {import('./histogram.js').IntervalLatency | null} lastSecondLatency
+ */
+
+/**
+ * The mistake that ended a run early (a request hook threw or returned a bad
+ * request); what was measured until then is kept.
+ * @typedef {object} RunFailure
+ * @property {string} code
+ * @property {string} message
+ * @property {1 | 2 | 3} exitCode
  */
 
 /**
@@ -49,6 +68,7 @@ const GROW_AFTER_MS = 5
  * @property {number} durationMs
  * @property {number} sent
  * @property {number} responses
+ * @property {number} pending requests sent and still waiting for an answer when the run ended
  * @property {number} bytes
  * @property {number} dropped requests that were due but never sent (open model)
  * @property {number} peakConnections
@@ -57,29 +77,33 @@ const GROW_AFTER_MS = 5
  * @property {LatencyRecorder} latency
  * @property {{ responses: number[], bytes: number[] }} perSecond
  * @property {boolean} targetRefusing the target was refusing connections when the run ended
+ * @property {RunFailure | null} failure
  */
 
 export class LoadEngine {
   /** @param {EngineConfig} config */
   constructor (config) {
     this.config = config
-    this.target = config.target
-    this.requests = config.requests
-    this.pipelining = config.pipelining
-    this.openModel = config.rate > 0
-    this.identicalRequests = config.requests.length === 1 && config.requests[0].bytes !== null
-    this.captureBody = config.requests.some((r) => typeof r.spec.onResponse === 'function')
-    this.readBuffer = Buffer.allocUnsafe(64 * 1024)
-    /** Requests repeated `pipelining` times, so a batch is one slice and one write. */
-    this.burst = this.identicalRequests
-      ? Buffer.concat(Array(config.pipelining).fill(config.requests[0].bytes))
-      : Buffer.alloc(0)
+    const identical = config.requests.length === 1 && config.requests[0].bytes !== null
+    /** @type {import('./connection.js').Wire} */
+    this.wire = {
+      target: config.target,
+      requests: config.requests,
+      pipelining: config.pipelining,
+      burst: identical
+        ? Buffer.concat(Array(config.pipelining).fill(config.requests[0].bytes))
+        : null,
+      captureBody: config.requests.some((r) => typeof r.spec.onResponse === 'function'),
+      readBuffer: Buffer.allocUnsafe(64 * 1024)
+    }
+    this.scheduler = config.rate > 0
+      ? new OpenModel({ rate: config.rate, amount: config.due ?? config.amount, maxConnections: config.maxConnections }, this)
+      : new ClosedModel(config.amount, config.pipelining)
 
     this.stopped = false
     this.everConnected = false
     this.startTime = 0
     this.startedAt = 0
-    this.sent = 0
     this.settled = 0
     this.responses = 0
     this.bytes = 0
@@ -93,21 +117,17 @@ export class LoadEngine {
     /** @type {{ responses: number[], bytes: number[] }} */
     this.perSecond = { responses: [], bytes: [] }
     this.lastTick = { responses: 0, bytes: 0, at: 0 }
+    /** @type {RunFailure | null} */
+    this.failure = null
 
-    // Open model: request k is due at startTime + k * interval.
-    this.interval = this.openModel ? 1000 / config.rate : 0
-    this.issued = 0
     /** @type {Connection[]} */
     this.connections = []
-    /** @type {Connection[]} */
-    this.idle = []
     this.peakConnections = 0
-    this.growPending = false
 
     /** @type {NodeJS.Timeout[]} */
     this.timers = []
-    /** @type {NodeJS.Timeout | null} */
-    this.scheduleTimer = null
+    /** @type {{ cancel: () => void } | null} */
+    this.deadline = null
     /** @type {(result: RawResult) => void} */
     this.resolve = () => {}
     /** @type {(error: Error) => void} */
@@ -127,109 +147,53 @@ export class LoadEngine {
         queueMicrotask(() => this.stop())
         return
       }
-      for (let i = 0; i < config.connections; i++) this.openConnection()
-      if (Number.isFinite(config.durationMs)) this.timers.push(setTimeout(() => this.stop(), config.durationMs))
+      if (Number.isFinite(config.durationMs)) this.deadline = setDeadline(() => this.stop(), this.startTime + config.durationMs)
       this.timers.push(setInterval(() => this.tick(), 1000))
       const sweep = Math.max(5, Math.min(250, config.timeoutMs / 4))
       this.timers.push(setInterval(() => this.checkTimeouts(), sweep))
-      if (this.openModel) this.schedule()
+      this.openConnections(config.connections)
+      this.scheduler.start(this.startTime)
     })
   }
 
+  /**
+   * Opens `count` connections, a batch at a time: thousands of them take a
+   * while, and the run must stay stoppable meanwhile.
+   * @param {number} count
+   */
+  openConnections (count) {
+    const n = Math.min(count, OPEN_BATCH)
+    for (let i = 0; i < n && !this.stopped; i++) this.openConnection()
+    if (count > n) setImmediate(() => { if (!this.stopped) this.openConnections(count - n) })
+  }
+
   openConnection () {
-    const connection = new Connection(this)
+    const connection = new Connection(this.wire, this.scheduler, this)
     this.connections.push(connection)
     if (this.connections.length > this.peakConnections) this.peakConnections = this.connections.length
     connection.connect()
   }
 
-  /**
-   * Closed model: how many of `wanted` requests a connection may send now.
-   * @param {number} wanted
-   */
-  claim (wanted) {
-    if (this.stopped) return 0
-    const left = this.config.amount - this.sent
-    const n = wanted < left ? wanted : left
-    if (n <= 0) return 0
-    this.sent += n
-    return n
+  // What connections report
+
+  isStopped () {
+    return this.stopped
   }
 
-  /**
-   * Open model: gives a connection with `free` slots the requests now due.
-   * @param {Connection} connection @param {number} free
-   */
-  dispatch (connection, free) {
-    if (this.stopped) return
-    const due = this.dueCount(connection.now)
-    const n = Math.min(free, due - this.issued)
-    if (n > 0) {
-      const intended = this.startTime + this.issued * this.interval
-      this.issued += n
-      this.sent += n
-      connection.send(n, intended, this.interval)
-    } else if (!connection.idle) {
-      connection.idle = true
-      connection.idleSince = connection.now
-      this.idle.push(connection)
-    }
+  /** A connection was accepted: the target is there. */
+  connectionOpened () {
+    this.everConnected = true
+    this.refusingSince = 0
   }
 
-  /** Requests due by `now`, counting from the first at the start. @param {number} now */
-  dueCount (now) {
-    const due = Math.floor((now - this.startTime) / this.interval) + 1
-    return due < this.config.amount ? due : this.config.amount
-  }
-
-  /** Open model: hands due requests to idle connections, then sleeps until the next is due. */
-  schedule () {
-    this.scheduleTimer = null
-    if (this.stopped) return
-    const now = performance.now()
-    while (this.idle.length > 0 && this.issued < this.dueCount(now)) {
-      const connection = /** @type {Connection} */ (this.idle.pop())
-      if (connection.socket === null || !connection.connected || !connection.idle) continue
-      connection.now = now
-      connection.pump()
-    }
-    const backlog = this.dueCount(now) - this.issued
-    if (backlog > 0 && this.connections.length < this.config.maxConnections && !this.growPending) {
-      // Timers run before the loop reads sockets: let responses that already
-      // arrived free their connections before deciding that more are needed.
-      this.growPending = true
-      setImmediate(() => this.grow())
-    }
-    if (this.issued >= this.config.amount) return
-    const nextDue = this.startTime + this.issued * this.interval
-    const wait = backlog > 0 ? 1 : Math.max(1, Math.floor(nextDue - now))
-    this.scheduleTimer = setTimeout(() => this.schedule(), wait)
-  }
-
-  /**
-   * Open model: requests are waiting. Opens more connections only when the
-   * server is what holds them up, that is when every connection has waited
-   * on its oldest request for a while. When this thread is the slow one (a
-   * cold JIT, a GC pause), more sockets would only slow it down further.
-   * Grows by at most half again at a time.
-   */
-  grow () {
-    this.growPending = false
-    if (this.stopped) return
-    const now = performance.now()
-    const backlog = this.dueCount(now) - this.issued
-    if (backlog <= 0) return
-    for (const c of this.connections) {
-      if (c.connected && (c.inflight < this.pipelining || now - c.sentAt[c.oldest] < GROW_AFTER_MS)) return
-    }
-    const opening = this.connections.reduce((n, c) => n + (c.connected ? 0 : 1), 0)
-    const room = this.config.maxConnections - this.connections.length
-    const step = Math.max(1, Math.ceil(this.connections.length / 2))
-    for (let i = Math.min(backlog, step, room) - opening; i > 0; i--) this.openConnection()
+  /** @param {number} n */
+  recordBytes (n) {
+    this.bytes += n
   }
 
   /** @param {number} ms @param {number} status */
   recordResponse (ms, status) {
+    if (this.stopped) return
     this.latency.record(ms * 1000)
     this.statusCounts[status]++
     this.responses++
@@ -237,7 +201,8 @@ export class LoadEngine {
   }
 
   /** @param {ErrorKind} kind @param {number} n */
-  countErrors (kind, n) {
+  recordErrors (kind, n) {
+    if (this.stopped) return
     this.errors[kind] += n
     this.errorCount += n
     if (kind === 'refused' && this.refusingSince === 0) this.refusingSince = performance.now()
@@ -253,6 +218,34 @@ export class LoadEngine {
       // Let the caller finish its bookkeeping first.
       queueMicrotask(() => this.stop())
     }
+  }
+
+  /**
+   * A connection could not connect. Before any connection ever succeeded,
+   * the target is down, unresolvable or untrusted: that rejects the run,
+   * and the connection must not retry.
+   * @param {NodeJS.ErrnoException} err
+   * @returns {boolean} whether the run ended
+   */
+  connectFailed (err) {
+    if (this.everConnected) return false
+    if (!this.stopped) {
+      this.halt()
+      explainConnectError(err, this.config.target).then(this.reject, this.reject)
+    }
+    return true
+  }
+
+  /**
+   * A request hook of the user's threw, or built a request that cannot be
+   * sent: the run ends with that message, keeping what was measured.
+   * @param {Error} err a DynoError
+   */
+  hookFailed (err) {
+    if (this.stopped) return
+    const e = /** @type {import('../errors.js').DynoError} */ (err)
+    this.failure = { code: e.code ?? 'DYNO_REQUEST_HOOK', message: e.message, exitCode: e.exitCode ?? 2 }
+    this.stop()
   }
 
   checkTimeouts () {
@@ -279,39 +272,24 @@ export class LoadEngine {
       elapsedMs: now - this.startTime,
       responses: this.responses,
       errors: this.errorCount,
-      lastSecondResponses: responses
+      lastSecondResponses: responses,
+      lastSecondLatency: this.latency.takeInterval()
     })
-  }
-
-  /**
-   * The first connection failed before any succeeded: the target is down,
-   * unresolvable or untrusted. Rejects the run.
-   * @param {NodeJS.ErrnoException} err
-   */
-  failToStart (err) {
-    this.fail(describeConnectError(err, this.target))
-  }
-
-  /**
-   * Ends the run with an error instead of a result.
-   * @param {Error} err
-   */
-  fail (err) {
-    if (this.stopped) return
-    this.halt()
-    this.reject(err)
   }
 
   halt () {
     this.stopped = true
+    this.scheduler.stop()
+    this.deadline?.cancel()
     for (const timer of this.timers) clearTimeout(timer)
-    if (this.scheduleTimer !== null) clearTimeout(this.scheduleTimer)
     for (const connection of this.connections) connection.drop()
   }
 
   stop () {
     if (this.stopped) return
     const durationMs = performance.now() - this.startTime
+    let pending = 0
+    for (const connection of this.connections) pending += connection.inFlight()
     this.halt()
     // The last second ends with the run when the timers race; a run shorter
     // than a second still gets one (scaled) sample.
@@ -324,23 +302,21 @@ export class LoadEngine {
     /** @type {Record<string, number>} */
     const statusCodes = {}
     this.statusCounts.forEach((n, code) => { if (n > 0) statusCodes[code] = n })
-    // Requests that fell due in the last few ms were simply not sent yet.
-    const dropped = this.openModel
-      ? Math.max(0, this.dueCount(this.startTime + durationMs - GROW_AFTER_MS) - this.issued)
-      : 0
     this.resolve({
       startedAt: this.startedAt,
       durationMs,
-      sent: this.sent,
+      sent: this.scheduler.sent,
       responses: this.responses,
+      pending,
       bytes: this.bytes,
-      dropped,
+      dropped: this.scheduler.dropped(durationMs),
       peakConnections: this.peakConnections,
       statusCodes,
-      errors: this.errors,
+      errors: { ...this.errors },
       latency: this.latency,
       perSecond: this.perSecond,
-      targetRefusing: this.refusingSince > 0
+      targetRefusing: this.refusingSince > 0,
+      failure: this.failure
     })
   }
 }

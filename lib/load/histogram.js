@@ -26,11 +26,32 @@ export function createHistogram () {
   })
 }
 
+/**
+ * @typedef {{ count: number, p50: number, p99: number, max: number }} IntervalLatency milliseconds
+ */
+
+/**
+ * The lowest value a bucket of the counts array holds, in microseconds.
+ * @param {number} i
+ */
+function bucketValue (i) {
+  let bucket = (i >> SUB_BUCKET_HALF_COUNT_MAGNITUDE) - 1
+  let sub = (i & (SUB_BUCKET_HALF_COUNT - 1)) + SUB_BUCKET_HALF_COUNT
+  if (bucket < 0) {
+    sub -= SUB_BUCKET_HALF_COUNT
+    bucket = 0
+  }
+  return sub * 2 ** bucket
+}
+
 export class LatencyRecorder {
   constructor () {
+    /** @type {Float64Array | null} the counts at the last takeInterval() */
+    this.mark = null
     this.counts = new Float64Array(COUNTS_LENGTH)
     this.total = 0
     /** Exact, where the buckets keep three significant digits. */
+    this.min = Infinity
     this.max = 0
   }
 
@@ -38,10 +59,42 @@ export class LatencyRecorder {
   record (us) {
     const v = us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us)
     if (v > this.max) this.max = v
+    if (v < this.min) this.min = v
     const bucket = (32 - Math.clz32(v | SUB_BUCKET_MASK)) - (SUB_BUCKET_HALF_COUNT_MAGNITUDE + 1)
     const sub = v >>> bucket
     this.counts[((bucket + 1) << SUB_BUCKET_HALF_COUNT_MAGNITUDE) + (sub - SUB_BUCKET_HALF_COUNT)]++
     this.total++
+  }
+
+  /**
+   * The median, 99th percentile and max of what was recorded since the last
+   * call, in milliseconds (null when nothing was): the last second's latency
+   * for the progress reports. It compares the counts with a copy taken at the
+   * last call, so recording costs nothing more.
+   * @returns {IntervalLatency | null}
+   */
+  takeInterval () {
+    const counts = this.counts
+    const mark = (this.mark ??= new Float64Array(COUNTS_LENGTH))
+    let n = 0
+    for (let i = 0; i < COUNTS_LENGTH; i++) n += counts[i] - mark[i]
+    if (n === 0) return null
+    const at50 = Math.ceil(n * 0.5)
+    const at99 = Math.ceil(n * 0.99)
+    let seen = 0
+    let p50 = 0
+    let p99 = 0
+    let max = 0
+    for (let i = 0; i < COUNTS_LENGTH; i++) {
+      const d = counts[i] - mark[i]
+      if (d === 0) continue
+      seen += d
+      max = bucketValue(i)
+      if (p50 === 0 && seen >= at50) p50 = max
+      if (p99 === 0 && seen >= at99) p99 = max
+    }
+    mark.set(counts)
+    return { count: n, p50: p50 / 1000, p99: p99 / 1000, max: max / 1000 }
   }
 
   /** @returns {import('hdr-histogram-js').Histogram} */
@@ -49,14 +102,7 @@ export class LatencyRecorder {
     const histogram = createHistogram()
     const counts = this.counts
     for (let i = 0; i < COUNTS_LENGTH; i++) {
-      if (counts[i] === 0) continue
-      let bucket = (i >> SUB_BUCKET_HALF_COUNT_MAGNITUDE) - 1
-      let sub = (i & (SUB_BUCKET_HALF_COUNT - 1)) + SUB_BUCKET_HALF_COUNT
-      if (bucket < 0) {
-        sub -= SUB_BUCKET_HALF_COUNT
-        bucket = 0
-      }
-      histogram.recordValueWithCount(sub * 2 ** bucket, counts[i])
+      if (counts[i] !== 0) histogram.recordValueWithCount(bucketValue(i), counts[i])
     }
     return histogram
   }

@@ -1,21 +1,44 @@
 import { usageError } from '../errors.js'
+import { caProblem } from './ca.js'
+import { checkLimits } from './limits.js'
+import { firstBadRequest, headersProblem, methodProblem } from './request-check.js'
+
+/**
+ * What a run does when an option is left out; the CLI's flags and help show
+ * these same values.
+ */
+export const DEFAULTS = Object.freeze({
+  connections: 10,
+  pipelining: 1,
+  /** seconds; with `amount` alone, no limit */
+  duration: 10,
+  /** seconds a request may wait for its response */
+  timeout: 10,
+  workers: 0,
+  /** open model: most connections to open, or `connections` when higher */
+  maxConnections: 1000,
+  method: 'GET'
+})
 
 /**
  * @typedef {import('./request.js').RequestSpec} RequestSpec
  */
 
 /**
+ * What to load and how; an option left out takes its value from `DEFAULTS`.
  * @typedef {object} LoadOptions
- * @property {string} url `http://` or `https://`, to 127.0.0.0/8, ::1 or any host you may load
- * @property {number} [connections] concurrent connections (10)
- * @property {number} [pipelining] requests in flight per connection (1)
- * @property {number} [duration] seconds (10; no limit when only `amount` is given)
+ * @property {string} url `http://` or `https://`, to 127.0.0.0/8, ::1 or any host you may load;
+ *   credentials in it (`http://user:pass@host/`) are sent as Basic authorization
+ * @property {number} [connections] concurrent connections
+ * @property {number} [pipelining] requests in flight per connection
+ * @property {number} [duration] seconds; no limit when only `amount` is given
  * @property {number} [amount] stop after exactly this many requests
- * @property {number} [timeout] seconds a request may wait for its response (10)
+ * @property {number} [timeout] seconds a request may wait for its response
  * @property {number} [workers] worker threads sharing the connections (0: this thread)
  * @property {number} [rate] open model: requests per second in total
- * @property {number} [maxConnections] open model: most connections to open when the server falls behind (1000)
- * @property {string} [method] (GET)
+ * @property {number} [maxConnections] open model: most connections to open when the server falls behind
+ *   (`DEFAULTS.maxConnections`, or `connections` when higher, within the machine's limits)
+ * @property {string} [method]
  * @property {Record<string, string>} [headers]
  * @property {string | Buffer} [body]
  * @property {RequestSpec[]} [requests] a sequence each connection sends in turn
@@ -34,13 +57,14 @@ import { usageError } from '../errors.js'
  * @property {number} errors so far
  * @property {number} amount requested total, or Infinity
  * @property {number} lastSecond responses in the last second
+ * @property {import('./histogram.js').IntervalLatency | null} [lastSecondLatency] their latency (ms): median, 99th percentile, max
  */
 
 /**
  * Options after defaults and checks.
  * @typedef {object} ResolvedOptions
  * @property {URL} url
- * @property {{ tls: boolean, hostname: string, port: number, host: string, servername?: string, insecure: boolean, ca?: string | Buffer }} target
+ * @property {import('./engine.js').Target} target
  * @property {number} connections
  * @property {number} pipelining
  * @property {number} durationMs
@@ -62,35 +86,42 @@ import { usageError } from '../errors.js'
  */
 export function resolveOptions (options) {
   const url = parseTargetUrl(options.url)
-  const connections = positiveInteger(options.connections ?? 10, 'connections')
-  const pipelining = positiveInteger(options.pipelining ?? 1, 'pipelining')
+  const connections = positiveInteger(options.connections ?? DEFAULTS.connections, 'connections')
+  const pipelining = positiveInteger(options.pipelining ?? DEFAULTS.pipelining, 'pipelining')
   const amount = options.amount === undefined ? Infinity : positiveInteger(options.amount, 'amount')
   const durationGiven = options.duration !== undefined
-  const duration = positiveNumber(options.duration ?? 10, 'duration')
-  const timeout = positiveNumber(options.timeout ?? 10, 'timeout')
-  const workers = options.workers === undefined ? 0 : nonNegativeInteger(options.workers, 'workers')
+  const duration = positiveNumber(options.duration ?? DEFAULTS.duration, 'duration')
+  const timeout = positiveNumber(options.timeout ?? DEFAULTS.timeout, 'timeout')
+  const workers = options.workers === undefined ? DEFAULTS.workers : nonNegativeInteger(options.workers, 'workers')
   const rate = options.rate === undefined ? 0 : positiveNumber(options.rate, 'rate')
-  const maxConnections = positiveInteger(options.maxConnections ?? Math.max(1000, connections), 'maxConnections')
+  const maxConnectionsGiven = options.maxConnections !== undefined
+  const maxConnections = positiveInteger(options.maxConnections ?? Math.max(DEFAULTS.maxConnections, connections), 'maxConnections')
   if (maxConnections < connections) {
     throw usageError('DYNO_BAD_OPTION', `max connections (${maxConnections}) is below connections (${connections}); raise --max-connections`)
   }
   if (workers > connections) {
     throw usageError('DYNO_BAD_OPTION', `${workers} workers need at least as many connections; raise -c to ${workers} or more`)
   }
-  const method = (options.method ?? 'GET').toUpperCase()
-  if (!/^[A-Z]+$/.test(method)) throw usageError('DYNO_BAD_OPTION', `"${options.method}" is not an HTTP method`)
-  const headers = { ...options.headers }
-  for (const [name, value] of Object.entries(headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw usageError('DYNO_BAD_HEADER', `"${name}" is not a valid header name`)
-    if (/[\r\n]/.test(String(value))) throw usageError('DYNO_BAD_HEADER', `the value of header "${name}" contains a line break`)
+  const method = String(options.method ?? DEFAULTS.method).toUpperCase()
+  const badMethod = methodProblem(method)
+  if (badMethod !== null) throw usageError('DYNO_BAD_OPTION', `${JSON.stringify(options.method)} is not an HTTP method`)
+  const headers = withCredentials({ ...options.headers }, url)
+  const badHeader = headersProblem(headers)
+  if (badHeader !== null) throw usageError('DYNO_BAD_HEADER', badHeader)
+  if (options.ca !== undefined) {
+    const problem = caProblem(options.ca)
+    if (problem !== null) throw usageError('DYNO_BAD_CA', `the certificate authority (--ca) ${problem}`)
   }
   const requests = options.requests ?? [{}]
   if (!Array.isArray(requests) || requests.length === 0) {
     throw usageError('DYNO_BAD_REQUESTS', 'requests must be a non-empty array of request descriptions')
   }
+  const bad = firstBadRequest(requests)
+  if (bad !== null) throw usageError('DYNO_BAD_REQUESTS', `request ${bad.index + 1}: ${bad.problem}`)
   if (workers > 0 && options.requests && !options.requestsFile && requests.some(hasHooks)) {
     throw usageError('DYNO_BAD_REQUESTS', 'requests with hooks cannot move to worker threads; pass them as requestsFile instead')
   }
+  const maxOpen = checkLimits({ connections, pipelining, workers, maxConnections, maxConnectionsGiven, openModel: rate > 0 })
   const tls = url.protocol === 'https:'
   const port = Number(url.port) || (tls ? 443 : 80)
   const hostname = url.hostname.replace(/^\[|\]$/g, '')
@@ -113,13 +144,41 @@ export function resolveOptions (options) {
     timeoutMs: timeout * 1000,
     workers,
     rate,
-    maxConnections,
+    maxConnections: maxOpen,
     method,
     headers,
     body: options.body,
     requests,
     requestsFile: options.requestsFile
   }
+}
+
+/**
+ * Credentials in the URL become Basic authorization, as curl and
+ * autocannon send them, unless an authorization header is given.
+ * @param {Record<string, string>} headers @param {URL} url
+ */
+function withCredentials (headers, url) {
+  if ((url.username === '' && url.password === '') || Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return headers
+  const credentials = `${decode(url.username)}:${decode(url.password)}`
+  return { ...headers, authorization: `Basic ${Buffer.from(credentials).toString('base64')}` }
+}
+
+/** @param {string} text */
+function decode (text) {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * A URL as it may be shown or saved: a password in it becomes `***`.
+ * @param {string} url
+ */
+export function displayUrl (url) {
+  return url.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?[^/?#@:]*):[^/?#@]*@/i, '$1:***@')
 }
 
 /** @param {RequestSpec} spec */

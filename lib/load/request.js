@@ -1,4 +1,5 @@
 import { usageError } from '../errors.js'
+import { builtRequestProblem } from './request-check.js'
 
 /**
  * Turns request descriptions into the bytes sent on the wire. Requests that
@@ -12,9 +13,10 @@ import { usageError } from '../errors.js'
  * @property {string} [path] path and query, defaults to the URL's
  * @property {Record<string, string>} [headers] added to (and overriding) the run's headers
  * @property {string | Buffer} [body]
- * @property {(request: RequestSpec, context: Record<string, any>) => RequestSpec | void} [setupRequest]
+ * @property {(request: RequestSpec, context: Record<string, any>) => RequestSpec | void | Promise<RequestSpec | void>} [setupRequest]
  *   builds the request just before it is sent, e.g. a unique body each time; gets a copy
- *   of the spec and the connection's context object, returns the spec to send
+ *   of the spec and the connection's context object, returns the spec to send (fields it
+ *   leaves out keep their values; nothing sends the copy), or a promise of it
  * @property {(status: number, body: string, context: Record<string, any>) => void} [onResponse]
  *   sees each response to this request (its body is kept only when this hook exists)
  */
@@ -25,6 +27,7 @@ import { usageError } from '../errors.js'
  * @property {Buffer | null} bytes the encoded request, or null when it is built per send
  * @property {boolean} head the response carries no body
  * @property {RequestSpec} spec
+ * @property {string} [source] the requests file it came from, as shown to the user
  */
 
 /**
@@ -37,7 +40,7 @@ export function encodeRequest (spec, host) {
   const headers = spec.headers ?? {}
   const body = spec.body === undefined || spec.body === null
     ? null
-    : Buffer.isBuffer(spec.body) ? spec.body : Buffer.from(String(spec.body))
+    : spec.body instanceof Uint8Array ? Buffer.from(spec.body.buffer, spec.body.byteOffset, spec.body.byteLength) : Buffer.from(String(spec.body))
   let head = `${method} ${spec.path ?? '/'} HTTP/1.1\r\n`
   let hasHost = false
   let hasLength = false
@@ -63,7 +66,7 @@ function methodExpectsBody (method) {
 /**
  * Fills each spec from the run's defaults and encodes the ones that never change.
  * @param {RequestSpec[]} specs
- * @param {{ method: string, path: string, headers: Record<string, string>, body?: string | Buffer, host: string }} defaults
+ * @param {{ method: string, path: string, headers: Record<string, string>, body?: string | Buffer, host: string, source?: string }} defaults
  * @returns {EncodedRequest[]}
  */
 export function prepareRequests (specs, defaults) {
@@ -81,27 +84,53 @@ export function prepareRequests (specs, defaults) {
       index,
       bytes: dynamic ? null : encodeRequest(spec, defaults.host),
       head: spec.method === 'HEAD',
-      spec
+      spec,
+      source: defaults.source
     }
   })
 }
 
 /**
- * Encodes a request whose `setupRequest` hook builds it now.
+ * Encodes a request whose `setupRequest` hook builds it now. A hook that
+ * returns a promise gets a promise back; the others, the bytes at once.
  * @param {EncodedRequest} request
  * @param {Record<string, any>} context the connection's context
  * @param {string} host
+ * @returns {Buffer | Promise<Buffer>}
  */
 export function buildDynamicRequest (request, context, host) {
   const spec = request.spec
   const copy = { ...spec, headers: { ...spec.headers } }
   let built
   try {
-    built = spec.setupRequest?.(copy, context) ?? copy
+    built = /** @type {NonNullable<RequestSpec['setupRequest']>} */ (spec.setupRequest)(copy, context)
   } catch (err) {
     throw hookError('setupRequest', request, err)
   }
-  return encodeRequest(built, host)
+  if (built instanceof Promise || isThenable(built)) {
+    return Promise.resolve(built).then(
+      (value) => encodeBuilt(request, copy, value, host),
+      (err) => { throw hookError('setupRequest', request, err) }
+    )
+  }
+  return encodeBuilt(request, copy, built, host)
+}
+
+/**
+ * @param {EncodedRequest} request @param {RequestSpec} copy what the hook was given
+ * @param {unknown} built what it returned @param {string} host
+ */
+function encodeBuilt (request, copy, built, host) {
+  const spec = built === undefined || built === null || built === copy ? copy : { ...copy, ...built }
+  const problem = builtRequestProblem(request.spec, built, spec)
+  if (problem !== null) throw usageError('DYNO_REQUEST_HOOK', `the setupRequest hook of ${describeRequest(request)} returned ${problem}`)
+  if (spec.method !== request.spec.method) spec.method = /** @type {string} */ (spec.method).toUpperCase()
+  return encodeRequest(spec, host)
+}
+
+/** @param {unknown} value */
+function isThenable (value) {
+  return value !== null && typeof value === 'object' && typeof (/** @type {{ then?: unknown }} */ (value)).then === 'function'
 }
 
 /**
@@ -109,6 +138,10 @@ export function buildDynamicRequest (request, context, host) {
  * @param {string} hook @param {EncodedRequest} request @param {unknown} err
  */
 export function hookError (hook, request, err) {
-  const where = `${request.spec.method} ${request.spec.path}`
-  return usageError('DYNO_REQUEST_HOOK', `the ${hook} hook of request ${request.index + 1} (${where}) threw: ${err instanceof Error ? err.message : String(err)}`)
+  return usageError('DYNO_REQUEST_HOOK', `the ${hook} hook of ${describeRequest(request)} threw: ${err instanceof Error ? err.message : String(err)}`)
+}
+
+/** `request 2 (POST /orders) in flow.mjs` @param {EncodedRequest} request */
+function describeRequest (request) {
+  return `request ${request.index + 1} (${request.spec.method} ${request.spec.path})${request.source ? ` in ${request.source}` : ''}`
 }

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
-import { extname, resolve } from 'node:path'
+import { extname, isAbsolute, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { usageError } from '../errors.js'
+import { firstBadRequest } from './request-check.js'
 
 /**
  * Reads a sequence of requests from a JSON file (an array) or a module whose
@@ -37,8 +38,20 @@ export async function loadRequestsFile (file) {
     requests = mod.requests ?? mod.default
     if (requests && !Array.isArray(requests) && Array.isArray(requests.requests)) requests = requests.requests
   }
-  if (!Array.isArray(requests) || requests.length === 0 || requests.some((r) => r === null || typeof r !== 'object')) {
+  if (!Array.isArray(requests) || requests.length === 0) {
     throw usageError('DYNO_BAD_REQUESTS_FILE', `requests file ${file} must export a non-empty array of requests like { method, path, headers, body }`)
   }
+  const bad = firstBadRequest(requests)
+  if (bad !== null) throw usageError('DYNO_BAD_REQUESTS_FILE', `requests file ${displayPath(file)}, request ${bad.index + 1}: ${bad.problem}`)
   return requests
+}
+
+/**
+ * A file's path as a user reads it in a message: relative to the working
+ * directory when inside it.
+ * @param {string} file
+ */
+export function displayPath (file) {
+  const rel = relative(process.cwd(), resolve(file))
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file
 }

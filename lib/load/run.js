@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads'
-import { DynoError } from '../errors.js'
+import { DynoError, internalError } from '../errors.js'
 import { engineConfig } from './config.js'
 import { LoadEngine } from './engine.js'
+import { isLocalhost, loopbackAddress } from './loopback.js'
 import { resolveOptions } from './options.js'
 import { loadRequestsFile } from './requests-file.js'
 import { mergeRaw, summarize } from './summary.js'
@@ -23,10 +24,12 @@ import { mergeRaw, summarize } from './summary.js'
  * @returns {Promise<LoadResult>}
  */
 export async function load (options) {
-  const resolved = resolveOptions(options)
-  if (resolved.requestsFile && !options.requests) resolved.requests = await loadRequestsFile(resolved.requestsFile)
   const signal = options.signal
   if (signal?.aborted) signal.throwIfAborted()
+  const resolved = resolveOptions(options)
+  if (resolved.requestsFile && !options.requests) resolved.requests = await loadRequestsFile(resolved.requestsFile)
+  // localhost is two addresses; connect to the one the server listens on.
+  if (isLocalhost(resolved.target.hostname)) resolved.target.address = await loopbackAddress(resolved.target.port)
   /** @param {EngineTick} tick */
   const report = (tick) => options.onProgress?.({
     elapsed: tick.elapsedMs / 1000,
@@ -34,7 +37,8 @@ export async function load (options) {
     responses: tick.responses,
     errors: tick.errors,
     amount: resolved.amount,
-    lastSecond: tick.lastSecondResponses
+    lastSecond: tick.lastSecondResponses,
+    lastSecondLatency: tick.lastSecondLatency
   })
   const raw = resolved.workers > 0
     ? await runInWorkers(resolved, report, signal)
@@ -53,7 +57,10 @@ async function runHere (options, report, signal) {
   const stop = () => engine.stop()
   signal?.addEventListener('abort', stop, { once: true })
   try {
-    return await engine.run()
+    const running = engine.run()
+    // Stopped while the run was being prepared: it ends at once, with nothing measured.
+    if (signal?.aborted) stop()
+    return await running
   } finally {
     signal?.removeEventListener('abort', stop)
   }
@@ -75,11 +82,13 @@ async function runInWorkers (options, report, signal) {
     workerData: { options: shared, index, parts }
   }))
   const results = workers.map((worker, index) => new Promise((resolve, reject) => {
-    worker.on('message', (message) => {
+    worker.on('message', (/** @type {import('./worker.js').WorkerMessage} */ message) => {
       if (message.type === 'result') {
         resolve(message.raw)
       } else if (message.type === 'error') {
         reject(new DynoError(message.code, message.message, { exitCode: message.exitCode }))
+      } else if (message.type === 'crash') {
+        reject(internalError(`load worker ${index} crashed: ${message.message}`))
       } else if (message.type === 'tick') {
         ticks[index] = message.tick
         // Report once all workers have reported this second.
@@ -88,21 +97,43 @@ async function runInWorkers (options, report, signal) {
             elapsedMs: Math.max(sum.elapsedMs, t.elapsedMs),
             responses: sum.responses + t.responses,
             errors: sum.errors + t.errors,
-            lastSecondResponses: sum.lastSecondResponses + t.lastSecondResponses
+            lastSecondResponses: sum.lastSecondResponses + t.lastSecondResponses,
+            lastSecondLatency: mergeIntervals(sum.lastSecondLatency, t.lastSecondLatency)
           })))
           ticks.length = 0
         }
       }
     })
-    worker.on('error', reject)
-    worker.on('exit', (code) => reject(new Error(`load worker ${index} exited with code ${code}`)))
+    worker.on('error', (err) => reject(internalError(`load worker ${index} crashed: ${firstLine(err)}`)))
+    worker.on('exit', (code) => reject(internalError(`load worker ${index} exited with code ${code} before it sent its result`)))
   }))
   const stop = () => { for (const worker of workers) worker.postMessage('stop') }
   signal?.addEventListener('abort', stop, { once: true })
+  if (signal?.aborted) stop()
   try {
     return mergeRaw(await Promise.all(results))
   } finally {
     signal?.removeEventListener('abort', stop)
     stop()
+    // A worker left behind by another's failure must not keep the process alive.
+    for (const worker of workers) worker.unref()
   }
+}
+
+/** @param {unknown} err */
+function firstLine (err) {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]
+}
+
+/**
+ * The workers' last seconds as one, for the progress reports: the largest
+ * p99 and max (an upper bound where the exact value would need every
+ * histogram), and the median weighted by count.
+ * @param {import('./histogram.js').IntervalLatency | null} a
+ * @param {import('./histogram.js').IntervalLatency | null} b
+ */
+function mergeIntervals (a, b) {
+  if (!a || !b) return a ?? b
+  const count = a.count + b.count
+  return { count, p50: (a.p50 * a.count + b.p50 * b.count) / count, p99: Math.max(a.p99, b.p99), max: Math.max(a.max, b.max) }
 }

@@ -1,5 +1,6 @@
 import { describe } from '../stats/describe.js'
 import { LatencyRecorder, encodeHistogram } from './histogram.js'
+import { displayUrl } from './options.js'
 
 /**
  * Pure functions from what the engines measured to the result users read.
@@ -28,7 +29,7 @@ export const SAMPLE_PERCENTILES = [1, 2.5, 50, 97.5]
 /**
  * @typedef {object} LoadResult
  * @property {number} schemaVersion
- * @property {string} url
+ * @property {string} url a password in it shows as `***`
  * @property {string} method
  * @property {'closed' | 'open'} model
  * @property {number} connections
@@ -38,7 +39,8 @@ export const SAMPLE_PERCENTILES = [1, 2.5, 50, 97.5]
  * @property {string} startedAt ISO time
  * @property {number} duration seconds actually run
  * @property {boolean} interrupted stopped early by the caller (Ctrl-C, signal)
- * @property {{ sent: number, completed: number, average: number, perSecond: SampleStats, dropped: number }} requests
+ * @property {{ sent: number, completed: number, pending: number, average: number, perSecond: SampleStats, dropped: number }} requests
+ *   `pending`: sent and still waiting for an answer when the run ended
  * @property {{ total: number, average: number, perSecond: SampleStats }} bytes
  * @property {{ unit: 'ms', mean: number, stdev: number, min: number, max: number, percentiles: Record<string, number>, histogram: { encoding: 'HdrHistogram-compressed-base64', unit: 'us', data: string } }} latency
  * @property {Record<string, number>} statusCodes
@@ -46,6 +48,8 @@ export const SAMPLE_PERCENTILES = [1, 2.5, 50, 97.5]
  * @property {Record<ErrorKind, number> & { total: number }} errors
  * @property {number} peakConnections
  * @property {boolean} targetRefusing
+ * @property {import('./engine.js').RunFailure | null} failure the mistake that ended the run early
+ *   (a request hook threw, or built a request that cannot be sent); the figures are what was measured until then
  */
 
 /**
@@ -70,6 +74,8 @@ export function mergeRaw (parts) {
     merged.durationMs = Math.max(merged.durationMs, part.durationMs)
     merged.sent += part.sent
     merged.responses += part.responses
+    merged.pending += part.pending
+    merged.failure = merged.failure ?? part.failure
     merged.bytes += part.bytes
     merged.dropped += part.dropped
     merged.peakConnections += part.peakConnections
@@ -83,10 +89,11 @@ export function mergeRaw (parts) {
   return merged
 }
 
-/** @param {LatencyRecorder} into @param {{ counts: Float64Array, total: number, max: number }} from */
+/** @param {LatencyRecorder} into @param {{ counts: Float64Array, total: number, min: number, max: number }} from */
 function addCounts (into, from) {
   for (let i = 0; i < from.counts.length; i++) into.counts[i] += from.counts[i]
   into.total += from.total
+  into.min = Math.min(into.min, from.min)
   into.max = Math.max(into.max, from.max)
 }
 
@@ -105,17 +112,21 @@ function addSamples (into, from) {
  */
 export function summarize (raw, options, how) {
   const histogram = raw.latency.toHistogram()
+  const empty = histogram.totalCount === 0
+  // A bucket stands for a range of values, and HdrHistogram reports its top:
+  // within the exact extremes, no percentile reads above the max.
+  const { min, max } = raw.latency
+  const within = (/** @type {number} */ us) => empty ? 0 : usToMs(Math.min(max, Math.max(min, us)))
   /** @type {Record<string, number>} */
   const latencyPercentiles = {}
-  for (const p of LATENCY_PERCENTILES) latencyPercentiles[String(p)] = usToMs(histogram.getValueAtPercentile(p))
+  for (const p of LATENCY_PERCENTILES) latencyPercentiles[String(p)] = within(histogram.getValueAtPercentile(p))
   const seconds = raw.durationMs / 1000
   const errorTotal = Object.values(raw.errors).reduce((a, b) => a + b, 0)
   let non2xx = 0
   for (const [code, n] of Object.entries(raw.statusCodes)) if (code[0] !== '2') non2xx += n
-  const empty = histogram.totalCount === 0
   return {
     schemaVersion: SCHEMA_VERSION,
-    url: options.url.href,
+    url: displayUrl(options.url.href),
     method: options.method,
     model: options.rate > 0 ? 'open' : 'closed',
     connections: options.connections,
@@ -128,6 +139,7 @@ export function summarize (raw, options, how) {
     requests: {
       sent: raw.sent,
       completed: raw.responses,
+      pending: raw.pending,
       average: seconds > 0 ? round(raw.responses / seconds, 2) : 0,
       perSecond: sampleStats(raw.perSecond.responses),
       dropped: raw.dropped
@@ -139,10 +151,10 @@ export function summarize (raw, options, how) {
     },
     latency: {
       unit: 'ms',
-      mean: empty ? 0 : usToMs(histogram.mean),
+      mean: within(histogram.mean),
       stdev: empty ? 0 : usToMs(histogram.stdDeviation),
-      min: empty ? 0 : usToMs(histogram.minNonZeroValue),
-      max: usToMs(raw.latency.max),
+      min: within(min),
+      max: within(max),
       percentiles: latencyPercentiles,
       histogram: { encoding: 'HdrHistogram-compressed-base64', unit: 'us', data: encodeHistogram(histogram) }
     },
@@ -150,7 +162,8 @@ export function summarize (raw, options, how) {
     non2xx,
     errors: { total: errorTotal, ...raw.errors },
     peakConnections: raw.peakConnections,
-    targetRefusing: raw.targetRefusing
+    targetRefusing: raw.targetRefusing,
+    failure: raw.failure
   }
 }
 

@@ -63,8 +63,10 @@ export function keep (value) {
 /**
  * Runs the benchmark file it is called from, the way `dyno micro <file>`
  * does (each case in its own processes), and prints the results. Under
- * `dyno micro` it does nothing, so one file serves both ways.
- * @param {{ quick?: boolean, json?: boolean }} [options]
+ * `dyno micro` it does nothing, so one file serves both ways. Durations are
+ * in seconds, as dyno micro's flags take them; `node bench.js --quick` and
+ * `--json` work too.
+ * @param {import('./standalone.js').RunOptions} [options]
  * @returns {Promise<number>} the exit code dyno micro would give
  */
 export async function run (options = {}) {

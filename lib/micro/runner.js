@@ -35,6 +35,7 @@ import { processV8 } from './v8-summary.js'
  * @typedef {{ file: string, round: number, rounds: number, group: string }} Progress
  * @typedef {{ onProgress?: (p: Progress) => void, signal?: AbortSignal }} Hooks
  * @typedef {import('./analyze.js').CaseRuns} CaseRuns
+ * @typedef {CaseRuns & { file: string }} FileRuns a case and the file it is loaded from
  */
 
 /**
@@ -44,43 +45,68 @@ import { processV8 } from './v8-summary.js'
  * @returns {Promise<FileReport>}
  */
 export async function runFile (file, settings, hooks = {}) {
+  const listed = await listCases(file, settings)
+  if ('error' in listed) return { file, error: listed.error, groups: [] }
+  /** @type {FileRuns[]} */
+  const runs = listed.cases.map((c) => ({ ...c, file, processes: [], error: null }))
+  await runRounds(runs, settings, hooks, file)
+  return { file, error: null, groups: groupNames(runs).map((g) => analyzeGroup(g, runs.filter((r) => r.group === g))) }
+}
+
+/**
+ * The cases a benchmark file declares, from a process of its own.
+ * @param {string} file absolute path
+ * @param {MicroSettings} settings
+ * @returns {Promise<{ cases: { group: string, name: string }[] } | { error: { stage: string, message: string } }>}
+ */
+export async function listCases (file, settings) {
   const listed = await runWorker({ type: 'list', file }, { timeoutMs: settings.timeoutMs, execPath: settings.execPath })
   const message = listed.message
-  if (message?.type !== 'cases') {
-    return { file, error: failure(message, listed, settings), groups: [] }
-  }
-  if (message.cases.length === 0) {
-    return { file, error: { stage: 'load', message: 'declares no cases; add some with bench(name, fn)' }, groups: [] }
-  }
-  /** @type {CaseRuns[]} */
-  const runs = message.cases.map((/** @type {{ group: string, name: string }} */ c) => ({ ...c, processes: [], error: null }))
-  const groupNames = [...new Set(runs.map((r) => r.group))]
-  for (const group of groupNames) {
+  if (message?.type !== 'cases') return { error: failure(message, listed, settings) }
+  if (message.cases.length === 0) return { error: { stage: 'load', message: 'declares no cases; add some with bench(name, fn)' } }
+  return { cases: message.cases }
+}
+
+/** @param {{ group: string }[]} runs the groups, in the order their first case came */
+export function groupNames (runs) {
+  return [...new Set(runs.map((r) => r.group))]
+}
+
+/**
+ * The rounds of every group, one group after another. Each run names the
+ * file its case is loaded from, so that two versions of a case can share
+ * a round.
+ * @param {FileRuns[]} runs
+ * @param {MicroSettings} settings
+ * @param {Hooks} hooks
+ * @param {string} shown the file progress names
+ */
+export async function runRounds (runs, settings, hooks, shown) {
+  for (const group of groupNames(runs)) {
     const cases = runs.filter((r) => r.group === group)
     for (let round = 0; round < settings.rounds && !hooks.signal?.aborted; round++) {
-      await runRound(file, cases, round, settings, hooks)
+      hooks.onProgress?.({ file: shown, round, rounds: settings.rounds, group })
+      await runRound(cases, round, settings, hooks)
     }
   }
-  return { file, error: null, groups: groupNames.map((g) => analyzeGroup(g, runs.filter((r) => r.group === g))) }
 }
 
 /**
  * One round: a fresh process per case, all warmed up, then sampled in
  * alternating slices. A case that fails is dropped from this and later
  * rounds; a round interrupted by the signal is left out altogether.
- * @param {string} file
- * @param {CaseRuns[]} cases the group's cases
+ * @param {FileRuns[]} cases the group's cases
  * @param {number} round
  * @param {MicroSettings} settings
  * @param {Hooks} hooks
  */
-async function runRound (file, cases, round, settings, hooks) {
+async function runRound (cases, round, settings, hooks) {
   const schedule = { warmupMs: settings.warmupMs, sampleMs: settings.sampleMs }
   const workerOptions = { timeoutMs: settings.timeoutMs, execPath: settings.execPath }
   // The empty-function baseline needs measuring once per case, not in every process.
   const live = rotate(cases.filter((c) => !c.error), round).map((run) => ({
     run,
-    worker: startWorker({ type: 'measure', file, group: run.group, name: run.name, schedule, baseline: round === 0 }, workerOptions),
+    worker: startWorker({ type: 'measure', file: run.file, group: run.group, name: run.name, schedule, baseline: round === 0 }, workerOptions),
     /** @type {number[][]} */
     slices: [],
     batch: 0,
@@ -111,7 +137,6 @@ async function runRound (file, cases, round, settings, hooks) {
         }
       }
     }
-    hooks.onProgress?.({ file, round, rounds: settings.rounds, group: cases[0].group })
     await each([...live], () => undefined, 'warm', (l, answer) => {
       l.async = answer.async
       l.batch = answer.batch

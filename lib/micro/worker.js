@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process'
-import { basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createOptimizationStatusReader } from '../v8/optimization-status.js'
 import { registry } from './registry.js'
@@ -22,6 +21,11 @@ import { sampleFor, warmUp } from './timing.js'
  * @typedef {{ type: 'list', file: string }
  *   | { type: 'measure', file: string, group: string, name: string, schedule: Schedule, baseline: boolean }} Job
  * @typedef {{ type: 'sample', ms: number } | { type: 'finish' }} Request
+ * @typedef {{ type: 'cases', cases: { group: string, name: string }[] }
+ *   | { type: 'warm', async: boolean, batch: number }
+ *   | { type: 'slice', samples: number[] }
+ *   | { type: 'finished', baselineNs: number | null, status: unknown }
+ *   | { type: 'error', stage: string, message: string }} Reply what the process answers
  */
 
 const job = /** @type {Job} */ (JSON.parse(process.argv[2]))
@@ -32,12 +36,12 @@ let stage = 'load'
 // into the parent's timeout rather than end the process quietly.
 const keepAlive = setInterval(() => {}, 1 << 30)
 
-/** @param {object} message */
+/** @param {Reply} message */
 function send (message) {
   process.send?.(message)
 }
 
-/** @param {object} message the last one: the process ends once it is sent */
+/** @param {Reply} message the last one: the process ends once it is sent */
 function sendLast (message) {
   process.send?.(message, () => {
     clearInterval(keepAlive)
@@ -151,13 +155,22 @@ function describeError (err, file) {
 }
 
 /**
- * A syntax error met by import() carries no location; node --check prints it.
+ * A syntax error met by import() carries no location, but Node prints one
+ * above the error when an import fails uncaught (`node --check` does not,
+ * for a .js file that Node takes for a module by its syntax): import the
+ * file again in a child and read that line. The file does not run: parsing
+ * fails first.
  * @param {string} file
  */
 function syntaxErrorPlace (file) {
-  const { stderr } = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' })
-  const line = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+)`).exec(stderr ?? '')?.[1]
-  return line ? ` (${basename(file)}:${line})` : ''
+  const { stderr } = spawnSync(process.execPath, ['--input-type=module', '-e', 'await import(process.argv[1])', pathToFileURL(file).href], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 10_000
+  })
+  const first = (stderr ?? '').split('\n', 1)[0]
+  const place = /^((?:file:\/\/|\/).+:\d+)$/.exec(first)?.[1]
+  return place ? ` (${shortPlace(place.startsWith('/') ? pathToFileURL(place).href : place, file)})` : ''
 }
 
 /** @param {string} place @param {string} file */

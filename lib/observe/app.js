@@ -25,6 +25,7 @@ export class App {
    * @param {NodeJS.ProcessEnv} options.env
    * @param {string} options.runDir
    * @param {Record<string, object>} options.collectors what each collector is asked, by name
+   * @param {boolean} [options.outputToStderr] the app writes to dyno's stderr only, leaving its stdout to dyno (--json)
    */
   constructor (options) {
     this.options = options
@@ -60,7 +61,7 @@ export class App {
       },
       // A terminal stays dyno's (the app runs in a group of its own, which may
       // not read it); piped input goes to the app.
-      stdio: [process.stdin.isTTY ? 'ignore' : 'inherit', 'inherit', 'inherit'],
+      stdio: [process.stdin.isTTY ? 'ignore' : 'inherit', this.options.outputToStderr ? 2 : 'inherit', 'inherit'],
       detached: true
     })
     this.child = child

@@ -21,6 +21,9 @@ export class ChannelServer extends EventEmitter {
     this.path = join(tmpdir(), `dyno-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`)
     /** @type {Set<net.Socket>} */
     this.sockets = new Set()
+    /** @type {Map<number, net.Socket>} each agent's socket, by pid */
+    this.byPid = new Map()
+    this.nextCommand = 1
     this.server = net.createServer((socket) => this.accept(socket))
   }
 
@@ -42,13 +45,48 @@ export class ChannelServer extends EventEmitter {
     /** @type {number | null} */
     let pid = null
     onJsonLines(socket, (/** @type {import('../agent/protocol.cjs').AgentMessage} */ message) => {
-      if (message.type === 'hello') pid = Number(message.pid)
+      if (message.type === 'hello') {
+        pid = Number(message.pid)
+        this.byPid.set(pid, socket)
+      }
       if (MESSAGES.has(message.type)) this.emit(message.type, message)
     })
     // An agent's line drops when its process ends.
     socket.on('close', () => { if (pid !== null) this.emit('disconnected', { pid }) })
     socket.on('error', () => {})
-    socket.on('close', () => this.sockets.delete(socket))
+    socket.on('close', () => {
+      this.sockets.delete(socket)
+      if (pid !== null && this.byPid.get(pid) === socket) this.byPid.delete(pid)
+    })
+  }
+
+  /**
+   * Sends one collector of one agent a command and resolves with its reply
+   * (the collector's 'data' message tagged with the command's id). Rejects
+   * when the agent is gone, goes away, or does not answer in time.
+   * @param {number} pid @param {string} collector @param {object} command
+   * @param {number} timeoutMs
+   * @returns {Promise<{ [key: string]: unknown }>}
+   */
+  ask (pid, collector, command, timeoutMs) {
+    const socket = this.byPid.get(pid)
+    if (!socket) return Promise.reject(new Error(`process ${pid} is not connected`))
+    const id = this.nextCommand++
+    return new Promise((resolve, reject) => {
+      const finish = (/** @type {Error | null} */ err, /** @type {any} */ reply) => {
+        clearTimeout(timer)
+        this.off('data', onData)
+        this.off('disconnected', onGone)
+        if (err) reject(err)
+        else resolve(reply)
+      }
+      const onData = (/** @type {any} */ message) => { if (message.pid === pid && message.reply === id) finish(null, message) }
+      const onGone = (/** @type {{ pid: number }} */ message) => { if (message.pid === pid) finish(new Error(`process ${pid} ended`), null) }
+      const timer = setTimeout(() => finish(new Error(`process ${pid} did not answer within ${timeoutMs / 1000} s`), null), timeoutMs)
+      this.on('data', onData)
+      this.on('disconnected', onGone)
+      socket.write(JSON.stringify({ type: 'command', collector, id, command }) + '\n')
+    })
   }
 
   /** Asks every agent still connected to stop profiling and write what it has. */

@@ -16,6 +16,9 @@ import { readProcesses } from './processes.js'
  * @property {number} listenTimeoutMs
  * @property {number} [stopGraceMs] how long the app may take to end after SIGTERM (5 s)
  * @property {AbortSignal} [signal] ends the run early; its reason names the signal ('SIGINT', …)
+ * @property {boolean} [outputToStderr] the app's output goes to dyno's stderr, so that dyno's stdout holds only its own (--json)
+ * @property {number} [loadRounds] how many times the load (or the --on-port command) runs, one after the other (1);
+ *   hooks.onRound runs before the first round and after each
  *
  * @typedef {object} ObserveHooks
  * @property {(options: import('../load/options.js').LoadOptions) => void} [onLoadStart]
@@ -23,11 +26,19 @@ import { readProcesses } from './processes.js'
  * @property {() => void} [onLoadEnd]
  * @property {(message: { collector: string, pid: number, [key: string]: unknown }) => void} [onAgentData] a collector's live data
  * @property {(warning: string) => void} [onWarning]
+ * @property {(round: number, agent: AgentControl) => Promise<void>} [onRound] before round 1 (round 0) and after
+ *   each round, while the app waits: e.g. to have the agent take a heap snapshot
+ *
+ * @typedef {object} AgentControl the agent of the process the load goes to
+ * @property {number} pid
+ * @property {(collector: string, command: object, timeoutMs: number) => Promise<{ [key: string]: unknown }>} ask
+ *   sends one of its collectors a command and resolves with the reply
  *
  * @typedef {object} Observed
  * @property {import('./processes.js').ProcessRecord[]} processes what every process of the app wrote
  * @property {import('./app.js').AgentListening | null} listening where the app listened first
- * @property {import('../load/summary.js').LoadResult | null} load
+ * @property {import('../load/summary.js').LoadResult | null} load the last round's
+ * @property {import('../load/summary.js').LoadResult[]} loads every round's, in order
  * @property {{ startMs: number, endMs: number } | null} loadWindow epoch ms, the agents' clock
  * @property {({ atMs: number } & import('../load/options.js').LoadProgress)[]} loadTimeline the load's progress, once a second
  * @property {import('./on-port.js').OnPortEnd | null} onPort
@@ -48,7 +59,7 @@ import { readProcesses } from './processes.js'
  * @returns {Promise<Observed>}
  */
 export async function observe (options, hooks = {}) {
-  const app = new App({ command: options.command, cwd: options.cwd, env: options.env, runDir: options.folder, collectors: options.collectors })
+  const app = new App({ command: options.command, cwd: options.cwd, env: options.env, runDir: options.folder, collectors: options.collectors, outputToStderr: options.outputToStderr })
   const stop = new AbortController()
   const onAbort = () => stop.abort(options.signal?.reason)
   options.signal?.addEventListener('abort', onAbort, { once: true })
@@ -56,8 +67,8 @@ export async function observe (options, hooks = {}) {
   if (hooks.onAgentData) app.channel.on('data', hooks.onAgentData)
   await app.start()
 
-  /** @type {Observed['load']} */
-  let loadResult = null
+  /** @type {Observed['loads']} */
+  const loads = []
   /** @type {Observed['loadWindow']} */
   let loadWindow = null
   /** @type {Observed['loadTimeline']} */
@@ -74,26 +85,16 @@ export async function observe (options, hooks = {}) {
       stop.signal.addEventListener('abort', () => driverStop.abort(), { once: true })
       app.disconnected(listening.pid).then(() => driverStop.abort())
       const startMs = Date.now()
-      if (options.load) {
-        const warning = loadUrlWarning(options.load.url, listening)
-        if (warning) hooks.onWarning?.(warning)
-        const loadOptions = { ...options.load, url: withPort(options.load.url, listening.port) }
-        hooks.onLoadStart?.(loadOptions)
-        try {
-          loadResult = await load({
-            ...loadOptions,
-            signal: driverStop.signal,
-            onProgress: (progress) => {
-              loadTimeline.push({ atMs: Date.now(), ...progress })
-              hooks.onLoadProgress?.(progress)
-            }
-          })
-        } finally {
-          hooks.onLoadEnd?.()
-        }
-      } else {
-        onPort = await runOnPort(/** @type {string} */ (options.onPort), listening.port, options, driverStop.signal)
+      /** @type {AgentControl} */
+      const agent = { pid: listening.pid, ask: (collector, command, timeoutMs) => app.channel.ask(listening.pid, collector, command, timeoutMs) }
+      const rounds = options.loadRounds ?? 1
+      for (let round = 1; round <= rounds && !driverStop.signal.aborted; round++) {
+        if (hooks.onRound) await untilAborted(hooks.onRound(round - 1, agent), stop.signal)
+        if (options.load) loads.push(await runLoad(options.load, listening, driverStop.signal, loadTimeline, hooks))
+        else onPort = await runOnPort(/** @type {string} */ (options.onPort), listening.port, options, driverStop.signal)
+        if (onPort?.failed) break
       }
+      if (hooks.onRound && !driverStop.signal.aborted && !onPort?.failed) await untilAborted(hooks.onRound(rounds, agent), stop.signal)
       loadWindow = { startMs, endMs: Date.now() }
     } else {
       await untilAborted(/** @type {Promise<unknown>} */ (app.exited), stop.signal)
@@ -108,7 +109,8 @@ export async function observe (options, hooks = {}) {
   return {
     processes: readProcesses(options.folder),
     listening: app.listening,
-    load: loadResult,
+    load: loads.at(-1) ?? null,
+    loads,
     loadWindow,
     loadTimeline,
     onPort,
@@ -116,6 +118,33 @@ export async function observe (options, hooks = {}) {
     stoppedByDyno: app.stoppedByDyno,
     interrupted: stop.signal.aborted ? (typeof stop.signal.reason === 'string' ? stop.signal.reason : 'SIGINT') : null,
     failure
+  }
+}
+
+/**
+ * One round of load at the app.
+ * @param {import('../load/options.js').LoadOptions} options its url may hold `$PORT`
+ * @param {import('./app.js').AgentListening} listening
+ * @param {AbortSignal} signal
+ * @param {Observed['loadTimeline']} timeline
+ * @param {ObserveHooks} hooks
+ */
+async function runLoad (options, listening, signal, timeline, hooks) {
+  const warning = loadUrlWarning(options.url, listening)
+  if (warning) hooks.onWarning?.(warning)
+  const loadOptions = { ...options, url: withPort(options.url, listening.port) }
+  hooks.onLoadStart?.(loadOptions)
+  try {
+    return await load({
+      ...loadOptions,
+      signal,
+      onProgress: (progress) => {
+        timeline.push({ atMs: Date.now(), ...progress })
+        hooks.onLoadProgress?.(progress)
+      }
+    })
+  } finally {
+    hooks.onLoadEnd?.()
   }
 }
 

@@ -4,6 +4,7 @@
  * the profiled program travels as JSON data and reaches the page through
  * textContent or the canvas only.
  */
+import { CATEGORIES, TIERS } from '../analyze/flame-data.js'
 import { reportPage } from './html-page.js'
 
 export { embedJson } from './html-page.js'
@@ -23,9 +24,19 @@ const render = reportPage({
 })
 
 /**
+ * FlameData's numbered tables, by name -> index, for the viewer's scripts:
+ * `tables.category.gc` is the `frames.category` value of GC frames. The page
+ * carries them as data from lib/analyze, so the viewer copies no index.
+ */
+export function flameTables () {
+  const byName = (/** @type {readonly string[]} */ names) => Object.fromEntries(names.map((name, i) => [name, i]))
+  return { category: byName(CATEGORIES), tier: byName(TIERS) }
+}
+
+/**
  * @param {FlameData} data
  * @returns {string} the whole HTML report
  */
 export function renderFlameHtml (data) {
-  return render(data)
+  return render(data, { tables: flameTables() })
 }

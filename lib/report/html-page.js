@@ -21,18 +21,20 @@ export function embedJson (value) {
 }
 
 /**
- * A page's template, read once, ready to take its data.
+ * A page's template, read once, ready to take its data: `{{data}}`, and
+ * any other `{{name}}` the page holds from `more` (each embedded as JSON).
  * @param {{ page: string, scripts: string[], styles: string[] }} files paths under viewer/; scripts in order
- * @returns {(data: unknown) => string} the whole HTML report
+ * @returns {(data: unknown, more?: Record<string, unknown>) => string} the whole HTML report
  */
 export function reportPage (files) {
   /** @type {{ page: string, style: string, script: string, csp: string } | undefined} */
   let viewer
-  return (data) => {
+  return (data, more = {}) => {
     viewer ??= load(files)
     /** @type {Record<string, string>} */
     const parts = { csp: viewer.csp, style: viewer.style, script: viewer.script, data: embedJson(data) }
-    return viewer.page.replace(/\{\{(csp|style|script|data)\}\}/g, (_, name) => parts[name])
+    for (const [name, value] of Object.entries(more)) parts[name] = embedJson(value)
+    return viewer.page.replace(/\{\{(\w+)\}\}/g, (match, name) => parts[name] ?? match)
   }
 }
 

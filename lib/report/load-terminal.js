@@ -1,3 +1,4 @@
+import { DEFAULTS, displayUrl } from '../load/options.js'
 import { LATENCY_PERCENTILES } from '../load/summary.js'
 import { bytes, count, decimal, milliseconds, seconds } from './format.js'
 import { table } from './table.js'
@@ -5,21 +6,24 @@ import { table } from './table.js'
 /** @typedef {import('../load/summary.js').LoadResult} LoadResult */
 /** @typedef {import('./style.js').Style} Style */
 
+/** A rate as asked for: `0.5`, `2,000`, `1,234.5`. */
+const rate = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 })
+
 /**
  * What the run is about to do, printed before it starts.
  * @param {import('../load/options.js').LoadOptions} options
  */
 export function renderLoadHeader (options) {
-  const connections = options.connections ?? 10
+  const connections = options.connections ?? DEFAULTS.connections
   const length = options.amount !== undefined && options.duration === undefined
     ? `${count(options.amount)} requests`
-    : `${seconds(options.duration ?? 10)} test`
-  const lines = [`Running ${length} @ ${options.url}`]
+    : `${seconds(options.duration ?? DEFAULTS.duration)} test`
+  const lines = [`Running ${length} @ ${displayUrl(options.url)}`]
   let shape = `${connections} connection${connections === 1 ? '' : 's'}`
-  if ((options.pipelining ?? 1) > 1) shape += ` with ${options.pipelining} pipelining factor`
+  if ((options.pipelining ?? DEFAULTS.pipelining) > 1) shape += ` with ${options.pipelining} pipelining factor`
   if (options.workers) shape += `, ${options.workers} worker${options.workers === 1 ? '' : 's'}`
   lines.push(shape)
-  if (options.rate) lines.push(`open model: ${count(options.rate)} req/s, latency measured from each request's intended send time`)
+  if (options.rate) lines.push(`open model: ${rate.format(options.rate)} req/s, latency measured from each request's intended send time`)
   return lines.join('\n') + '\n'
 }
 
@@ -58,6 +62,10 @@ export function renderLoadResult (result, { style, percentiles = false }) {
   out.push('')
   const interrupted = result.interrupted ? ' (interrupted)' : ''
   out.push(`${count(result.requests.completed)} requests in ${decimal(result.duration, 2)}s, ${bytes(result.bytes.total)} read${interrupted}`)
+  const pending = result.requests.pending
+  if (pending > 0) {
+    out.push(style.yellow(`${requestsWere(pending)} still waiting for an answer when the run ended`))
+  }
 
   const e = result.errors
   if (e.total > 0) {
@@ -77,10 +85,15 @@ export function renderLoadResult (result, { style, percentiles = false }) {
   if (result.model === 'open') {
     out.push(`peak connections: ${count(result.peakConnections)}`)
     if (result.requests.dropped > 0) {
-      out.push(style.yellow(`${count(result.requests.dropped)} requests were due but never sent: every connection was busy (the server fell behind, or --max-connections was reached)`))
+      out.push(style.yellow(`${requestsWere(result.requests.dropped)} due but never sent: every connection was busy (the server fell behind, or --max-connections was reached)`))
     }
   }
   return out.join('\n') + '\n'
+}
+
+/** `1 request was`, `12 requests were` @param {number} n */
+function requestsWere (n) {
+  return `${count(n)} ${n === 1 ? 'request was' : 'requests were'}`
 }
 
 /**

@@ -1,6 +1,8 @@
-import { relative } from 'node:path'
+import { basename, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { count, decimal, nanoseconds, pValue, times } from './format.js'
+import { rateText, ratioText } from './comparison-table.js'
+import { count, decimal, nanoseconds, pValue } from './format.js'
+import { createStyle } from './style.js'
 import { table } from './table.js'
 
 /**
@@ -12,7 +14,56 @@ import { table } from './table.js'
  * @typedef {import('../micro/runner.js').FileReport} FileReport
  * @typedef {import('../micro/analyze.js').GroupReport} GroupReport
  * @typedef {import('../micro/analyze.js').CaseReport} CaseReport
+ * @typedef {import('../commands/micro.js').MicroOutcome} MicroOutcome
  */
+
+/**
+ * Writes dyno micro's output as the run goes: the round on a terminal, each
+ * file's report when it is done; at the end the JSON document, where the
+ * run was saved, and what failed. For the CLI and for a benchmark file that
+ * runs itself.
+ * @param {{ stdout: NodeJS.WritableStream & { isTTY?: boolean }, stderr: NodeJS.WritableStream & { isTTY?: boolean }, cwd: string, json: boolean }} out
+ */
+export function microPrinter ({ stdout, stderr, cwd, json }) {
+  const style = createStyle(stdout)
+  const showRounds = !json && stderr.isTTY === true
+  return {
+    /** @param {import('../commands/io.js').CommandEvent} event */
+    onEvent (event) {
+      if (event.type === 'micro-round' && showRounds) stderr.write(roundLine(event.progress, cwd))
+      if (event.type !== 'micro-file') return
+      if (showRounds) stderr.write('\r\x1b[2K')
+      if (!json) stdout.write(renderMicroFile(event.report, { style, cwd }) + '\n')
+    },
+    /** @param {MicroOutcome} outcome */
+    finish (outcome) {
+      if (json) stdout.write(JSON.stringify(outcome.document, null, 2) + '\n')
+      if (outcome.saved) stderr.write(savedLine(outcome.saved, cwd) + '\n')
+      for (const f of outcome.failures) stderr.write(`dyno micro: ${failureLine(f)}\n`)
+    }
+  }
+}
+
+/** @param {NonNullable<MicroOutcome['saved']>} saved @param {string} cwd */
+function savedLine ({ path, run }, cwd) {
+  const where = relative(cwd, path)
+  if (run === 1) return `saved to ${where} (a later --save ${basename(path, '.json')} adds its run to this one)`
+  return `added to ${where}: run ${run} under this name (dyno compare takes its runs as repeats; remove the file to start afresh)`
+}
+
+/**
+ * The round under way, over the last one, on a terminal.
+ * @param {import('../micro/runner.js').Progress} p @param {string} cwd
+ */
+export function roundLine (p, cwd) {
+  return `\r\x1b[2K${relative(cwd, p.file)}: round ${p.round + 1}/${p.rounds}${p.group ? ` · ${p.group}` : ''}`
+}
+
+/** @param {import('../commands/micro.js').Failure} f */
+export function failureLine (f) {
+  if (f.case === null) return `${f.file}: could not run the file (${f.stage}): ${f.message}`
+  return `${f.file}: case "${f.case}" failed (${f.stage}): ${f.message}`
+}
 
 /**
  * @param {FileReport} report
@@ -51,17 +102,12 @@ function caseLines (c, style) {
   }
   const s = c.summary
   const rme = Number.isNaN(s.rme) ? '' : ` ±${decimal(s.rme, 2)}%`
-  const lines = [`${c.name} x ${opsText(s.opsPerSecond)} ops/sec${rme} (${count(s.samples)} runs sampled in ${c.processes.length} process${c.processes.length === 1 ? '' : 'es'})`]
+  const lines = [`${c.name} x ${rateText(s.opsPerSecond)} ops/sec${rme} (${count(s.samples)} runs sampled in ${c.processes.length} process${c.processes.length === 1 ? '' : 'es'})`]
   if (c.error) lines.push(style.red(`  then failed (${c.error.stage}): ${c.error.message}`))
   if (s.optimizedAway && s.baselineNs !== null) {
     lines.push(style.yellow(`  probably optimized away: no slower than an empty function (${nanoseconds(s.baselineNs)} per call); return or keep() the result`))
   }
   return lines
-}
-
-/** @param {number} ops */
-function opsText (ops) {
-  return ops >= 100 ? count(ops) : decimal(ops, ops >= 10 ? 1 : 2)
 }
 
 /** @param {GroupReport} group @param {Style} style */
@@ -73,8 +119,8 @@ function comparisonTable (group, style) {
     const vs = c.againstFastest
     rows.push([
       c.name,
-      opsText(s.opsPerSecond),
-      vs ? slowerText(vs) : 'fastest',
+      rateText(s.opsPerSecond),
+      vs ? ratioText(vs, 'slower') : 'fastest',
       vs ? `${vs.significant ? 'yes' : 'no'}, ${pValue(vs.p)}` : '',
       nanoseconds(s.nsPerOp.p50),
       nanoseconds(s.nsPerOp.p99),
@@ -83,16 +129,6 @@ function comparisonTable (group, style) {
     ])
   }
   return table(rows, style) + '\n' + style.dim('Time per call (p50, p99, min, max) is over samples, each the mean of a batch of calls.')
-}
-
-/**
- * `1.05x slower (1.02x–1.08x)`; with three decimals when two would print the interval as one number.
- * @param {{ ratio: number, low: number, high: number }} vs
- */
-function slowerText (vs) {
-  const narrow = times(vs.low) === times(vs.high) && vs.high < 10
-  const x = (/** @type {number} */ r) => (narrow ? `${r.toFixed(3)}x` : times(r))
-  return `${x(vs.ratio)} slower (${x(vs.low)}–${x(vs.high)})`
 }
 
 /** @param {GroupReport} group @param {Style} style */

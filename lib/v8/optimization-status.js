@@ -1,4 +1,5 @@
 import { nativeHelper } from './natives.js'
+import { TIERS } from './tiers.js'
 
 /**
  * Which tier runs a function now: V8's `%GetOptimizationStatus` bit field,
@@ -8,7 +9,7 @@ import { nativeHelper } from './natives.js'
  * baseline, Maglev where enabled, Turbofan, marked for optimization) and
  * learns from their statuses which bits mean what on this V8.
  *
- * @typedef {'lazy' | 'interpreted' | 'baseline' | 'maglev' | 'turbofan' | 'unknown'} Tier
+ * @typedef {'lazy' | typeof TIERS[number] | 'unknown'} Tier
  * `lazy`: never compiled (never called).
  *
  * @typedef {object} FunctionStatus
@@ -107,7 +108,7 @@ export function createOptimizationStatusReader () {
     markedForOptimization: marked & ~base
   }
   /** @type {Tier[]} */
-  const tiers = ['lazy', 'interpreted', 'baseline', 'maglev', 'turbofan']
+  const tiers = ['lazy', ...TIERS]
   const available = tiers.filter((tier) => bits[/** @type {keyof StatusBits} */ (tier)] !== 0)
 
   const reader = (/** @type {Function} */ fn) => {

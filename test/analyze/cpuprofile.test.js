@@ -55,7 +55,7 @@ test('merging chunks keeps every sample in order and merges the trees', () => {
 })
 
 test('FlameData: idle left out, totals, categories, and app source lines', () => {
-  const data = buildFlameData(profile(0), {
+  const { data } = buildFlameData(profile(0), {
     title: 'node main.js',
     cwd: '/app',
     readSource: (path) => path === '/app/main.js' ? 'function main () {}\n' : null
@@ -86,14 +86,14 @@ test('FlameData: idle left out, totals, categories, and app source lines', () =>
 })
 
 test('collapsed stacks and pprof carry the same samples', () => {
-  const data = buildFlameData(profile(0), { title: 't', cwd: '/app' })
+  const { data, detail } = buildFlameData(profile(0), { title: 't', cwd: '/app' })
   const folded = toCollapsed(data).trim().split('\n').sort()
   assert.deepEqual(folded, [
     '(garbage collector) 1',
     'main main.js:1;helper /app/node_modules/lib/index.js:3;work main.js:10 1',
     'main main.js:1;work main.js:10 3'
   ])
-  const decoded = Profile.decode(gunzipSync(toPprof(data)))
+  const decoded = Profile.decode(gunzipSync(toPprof(data, detail)))
   const samples = decoded.sample.map((s) => Number(s.value[0]))
   assert.equal(samples.reduce((a, b) => a + b, 0), 5)
   const fnNames = decoded.function.map((f) => decoded.stringTable.strings[Number(f.name)])
@@ -117,7 +117,7 @@ test('malformed profiles: refused with a reason, or read without looping', () =>
   assert.equal(whyNotProfile(looped), null)
   const merged = mergeProfiles([looped])
   assert.equal(merged.samples?.length, 2)
-  const data = buildFlameData(looped, { title: 't', cwd: '/' })
+  const { data } = buildFlameData(looped, { title: 't', cwd: '/' })
   assert.equal(data.meta.samples, 2)
 })
 

@@ -35,7 +35,7 @@ const appFunctions = [
 /** @param {string} functionName @param {string} url @param {number} lineNumber 0-based */
 const frame = (functionName, url, lineNumber, columnNumber = 14) => ({ functionName, scriptId: '9', url, lineNumber, columnNumber })
 
-/** @param {ReturnType<typeof buildFlameData>} data @param {string} name */
+/** @param {import('../../lib/analyze/flame-data.js').FlameData} data @param {string} name */
 function selfOf (data, name) {
   let self = 0
   let inlined = 0
@@ -60,11 +60,11 @@ test('samples of a function inlined into its caller go back to the function', ()
     samples: Array(100).fill(2),
     timeDeltas: Array(100).fill(1000)
   }
-  const plain = buildFlameData(profile, { title: 't', cwd: '/app' })
+  const { data: plain } = buildFlameData(profile, { title: 't', cwd: '/app' })
   assert.equal(selfOf(plain, 'handler').self, 100)
 
   const scripts = new Map([[url, scriptExtents(APP, appFunctions)]])
-  const data = buildFlameData(profile, { title: 't', cwd: '/app', scripts })
+  const { data } = buildFlameData(profile, { title: 't', cwd: '/app', scripts })
   assert.deepEqual(selfOf(data, 'burn'), { self: 85, inlined: 1 })
   // The closure inside handler (line 8) was inlined too.
   assert.deepEqual(selfOf(data, '(anonymous)'), { self: 6, inlined: 1 })
@@ -97,7 +97,7 @@ test('a callee from another file gets its lines back when it was seen called fro
     [app, scriptExtents(OTHER, [extent(OTHER, 'function unrelated', 'return x\n}'), extent(OTHER, 'function handler', '+ list.length\n}')])],
     [lib, scriptExtents(LIB, [['burn', LIB.indexOf('function burn'), LIB.length - 1]])]
   ])
-  const data = buildFlameData(profile, { title: 't', cwd: '/app', scripts })
+  const { data } = buildFlameData(profile, { title: 't', cwd: '/app', scripts })
   // handler was seen calling lib's burn, whose line 3 is in its body.
   const libBurn = data.nodes.frame.findIndex((f) => f >= 0 && data.strings[data.frames.file[f]] === '/app/node_modules/lib/index.js')
   assert.equal(data.nodes.self[libBurn], 45)

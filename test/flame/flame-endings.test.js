@@ -52,9 +52,10 @@ test('an --on-port command that fails or is not found: said so, with a non-zero 
 test('an app that crashes while the --on-port command runs: the command is stopped too', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-onport-crash-'))
   const pidFile = join(cwd, 'command.pid')
-  // The command starts a long-lived child of the shell, as a load tool would be.
-  const command = `"${NODE}" -e "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)" "${pidFile}"`
-  const run = await runDyno(['flame', '--on-port', command, '--', NODE, fixture('crashes.cjs')], { cwd, env: { CRASH_AFTER_MS: '500' } })
+  // The command starts a long-lived child of the shell, as a load tool would
+  // be; once it has written its pid, its one request makes the app crash.
+  const command = `"${NODE}" -e "require('fs').writeFileSync(process.argv[1], String(process.pid)); require('http').get('http://127.0.0.1:' + process.env.PORT + '/').on('error', () => {}); setInterval(() => {}, 1000)" "${pidFile}"`
+  const run = await runDyno(['flame', '--on-port', command, '--', NODE, fixture('crashes.cjs')], { cwd, env: { CRASH_AFTER_REQUESTS: '1' } })
   assert.equal(run.code, 1, run.stderr)
   assert.ok(existsSync(pidFile), 'the --on-port command never started')
   const pid = Number(readFileSync(pidFile, 'utf8'))

@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { Profile } from 'pprof-format'
-import { runDyno } from '../helpers/cli.js'
+import { runDyno, signalWhenPrinted } from '../helpers/cli.js'
 
 const NODE = process.execPath
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -16,7 +16,8 @@ const fixture = (/** @type {string} */ path) => join(root, 'test', 'fixtures', '
 /** Runs dyno flame in a fresh folder; returns the output and the run folder. */
 async function flame (/** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv} */ env = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-flame-'))
-  const run = await runDyno(['flame', ...args], { cwd, env, timeout: 60_000 })
+  // Examples listen on PORT, 3000 when unset: a user's machine may have something there.
+  const run = await runDyno(['flame', ...args], { cwd, env: { PORT: '0', ...env }, timeout: 60_000 })
   const runs = existsSync(join(cwd, '.dyno')) ? readdirSync(join(cwd, '.dyno')) : []
   const folder = runs.length === 1 ? join(cwd, '.dyno', runs[0]) : null
   return { ...run, cwd, folder }
@@ -25,7 +26,7 @@ async function flame (/** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv
 /** @param {string} folder */
 function flameData (folder) {
   const html = readFileSync(join(folder, 'flamegraph.html'), 'utf8')
-  const json = /<script type="application\/json" id="[^"]*">([^<]*)<\/script>/.exec(html)?.[1]
+  const json = /<script type="application\/json" id="flame-data">([^<]*)<\/script>/.exec(html)?.[1]
   assert.ok(json, 'the report embeds its data')
   return /** @type {import('../../lib/analyze/flame-data.js').FlameData} */ (JSON.parse(json))
 }
@@ -143,7 +144,7 @@ test('an app with its own SIGINT handler that calls process.exit still gets its 
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-flame-'))
   const run = await runDyno(['flame', '--', NODE, fixture('exits-on-sigint.cjs')], {
     cwd,
-    onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 1500)
+    onSpawn: (child) => signalWhenPrinted(child, 'app listening', 'SIGINT')
   })
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /app says goodbye/)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { runDyno } from '../helpers/cli.js'
+import { runDyno, signalWhenPrinted } from '../helpers/cli.js'
 import { running } from '../helpers/processes.js'
 
 const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtures/apps/${name}`, import.meta.url))
@@ -27,6 +27,16 @@ test('an app whose event loop is blocked still gets its profile, and is stopped'
   assert.ok(existsSync(join(onlyRun(cwd), 'flamegraph.html')))
 })
 
+test('flame --load on an app that answers nothing: the profile still, and exit 1 with what was still waiting, as dyno load says', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-blocked-'))
+  const run = await runDyno(['flame', '--load', '-c 2 -d 1 -t 5 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('blocks-event-loop.cjs')], { cwd, env: { BLOCK_AT_ONCE: '1' } })
+  assert.equal(run.code, 1, run.stderr)
+  assert.match(run.stderr, /^dyno flame: the target answered none of the 2 requests sent: 2 were still waiting for an answer when the run ended$/m)
+  assert.match(run.stdout, /2 requests were still waiting for an answer when the run ended/)
+  assert.match(run.stdout, /Hottest functions \(self time\)\n +\d+\.\d% .*spinForever/)
+  assert.match(run.stdout, /The app stopped by dyno \(the load failed\)\./)
+})
+
 test('a launcher that starts the server and exits: the server is profiled, then stopped', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-launcher-'))
   const pidFile = join(cwd, 'server.pid')
@@ -46,7 +56,7 @@ test('SIGTERM to dyno ends the run like Ctrl-C, and the report says which it was
   const run = await runDyno(['flame', '--', process.execPath, fixture('pid-server.cjs')], {
     cwd,
     env: { PID_FILE: pidFile },
-    onSpawn: (child) => setTimeout(() => child.kill('SIGTERM'), 1500)
+    onSpawn: (child) => signalWhenPrinted(child, 'app listening', 'SIGTERM')
   })
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /The app stopped by SIGTERM to dyno\./)

@@ -1,5 +1,5 @@
 /**
- * A real headless Chromium (Debian's, never a downloaded one) for the report
+ * A real headless Chromium (see chromium.js for which one) for the report
  * tests and the report benchmark. One browser per test file; pages reused.
  */
 import assert from 'node:assert/strict'
@@ -9,12 +9,11 @@ import { join } from 'node:path'
 import { after, before } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
+import { chromiumPath } from './chromium.js'
 
-export const CHROMIUM = process.env.DYNO_CHROMIUM ?? '/usr/bin/chromium'
-
-export function launchBrowser () {
+export async function launchBrowser () {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: await chromiumPath(),
     args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync']
   })
 }
@@ -64,7 +63,7 @@ export async function reportViewer (options = {}) {
  * runs `fn` on the page, then asserts that the page reported no error and
  * opened no dialog.
  * @param {Parameters<typeof reportViewer>[0]} [options]
- * @param {(page: import('playwright-core').Page) => Promise<void>} [setup]
+ * @param {(page: import('playwright-core').Page) => Promise<unknown>} [setup]
  */
 export function reportViewerForTests (options, setup) {
   /** @type {Awaited<ReturnType<typeof reportViewer>> | undefined} */

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
@@ -31,4 +32,33 @@ export function runDyno (args, options = {}) {
     })
     options.onSpawn?.(child)
   })
+}
+
+/**
+ * The one line a command wrote to stderr; fails when it wrote more or less.
+ * @param {string} stderr
+ */
+export function oneLine (stderr) {
+  const lines = stderr.trim().split('\n')
+  assert.equal(lines.length, 1, `expected one line, got:\n${stderr}`)
+  return lines[0]
+}
+
+/**
+ * Sends `signal` to a dyno run once its output shows `text`: a test signals
+ * a run when it has reached that point, however slowly the machine started it.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {string} text
+ * @param {NodeJS.Signals} signal
+ */
+export function signalWhenPrinted (child, text, signal) {
+  let seen = ''
+  /** @param {string} chunk */
+  const watch = (chunk) => {
+    seen += chunk
+    if (!seen.includes(text)) return
+    child.stdout?.off('data', watch)
+    child.kill(signal)
+  }
+  child.stdout?.on('data', watch)
 }

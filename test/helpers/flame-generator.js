@@ -6,6 +6,7 @@
  * Deterministic for a given seed.
  */
 import { FlameDataBuilder } from './flame-builder.js'
+import { seededRandom } from './random.js'
 
 /** @typedef {'app' | 'deps' | 'core' | 'native'} Kind */
 
@@ -21,24 +22,12 @@ const CALLEES = /** @type {Record<Kind, [Kind, number][]>} */ ({
   native: [['native', 0.4], ['app', 0.3], ['deps', 0.3]] // builtins call back into JS (map, sort, replace)
 })
 
-/** @param {number} seed */
-function random (seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /**
  * @param {{ samples?: number, frames?: number, seed?: number, maxDepth?: number, tiersKnown?: boolean }} [options]
  */
 export function makeFlameData (options = {}) {
   const { samples = 20_000, frames = 2_000, seed = 42, maxDepth = 80, tiersKnown = true } = options
-  const rand = random(seed)
+  const rand = seededRandom(seed).uniform
   const pick = (/** @type {any[]} */ list) => list[Math.floor(rand() * list.length)]
   const builder = new FlameDataBuilder()
 

@@ -57,13 +57,17 @@ test('pipelined responses are matched to their requests in order', async (t) => 
   assert.deepEqual(mismatches, [])
 })
 
-test('latency of a server that waits 50 ms: p50 within 50..56 ms', async (t) => {
+test('latency of a server that waits 50 ms is 50 ms and a little', async (t) => {
   const target = await startHttpServer((req, res) => setTimeout(() => res.end('ok'), 50))
   t.after(target.close)
-  const result = await load({ url: target.url, connections: 10, duration: 1.5 })
+  const result = await load({ url: target.url, connections: 10, amount: 200 })
+  assert.equal(result.requests.completed, 200)
+  // Never below the server's wait (a timer may fire a hair early against the
+  // clock), and not far above it even when another program keeps a CPU busy.
   const p50 = result.latency.percentiles['50']
-  assert.ok(p50 >= 50 && p50 <= 56, `p50 was ${p50} ms`)
-  assert.ok(result.requests.completed > 200)
+  assert.ok(p50 >= 49 && p50 < 150, `p50 was ${p50} ms`)
+  // Each connection waited on 20 requests in turn.
+  assert.ok(result.duration >= 20 * 0.049, `took ${result.duration} s`)
 })
 
 test('the JSON result carries a schema version and a mergeable histogram', async (t) => {
@@ -86,27 +90,31 @@ test('stopping through the signal returns what was measured so far', async (t) =
   const controller = new AbortController()
   /** @type {number[]} */
   const progress = []
-  setTimeout(() => controller.abort(), 1300)
-  const started = Date.now()
+  // Stopped right after the first progress tick: nothing happens in between,
+  // so the result holds exactly what that tick reported.
   const result = await load({
     url: target.url,
     duration: 30,
     signal: controller.signal,
-    onProgress: (p) => progress.push(p.responses)
+    onProgress: (p) => {
+      progress.push(p.responses)
+      controller.abort()
+    }
   })
-  assert.ok(Date.now() - started < 3000)
   assert.equal(result.interrupted, true)
-  assert.ok(result.requests.completed > 0)
+  assert.ok(result.duration < 30, `ran ${result.duration} s`)
   assert.equal(progress.length, 1)
+  assert.ok(progress[0] > 0)
+  assert.equal(result.requests.completed, progress[0])
 })
 
-test('-a alone ends once the target has refused every connection for a whole timeout', async () => {
+test('-a alone ends once the target has refused every connection for a whole timeout', { timeout: 30_000 }, async () => {
   const target = await startHttpServer((req, res) => res.end('ok'))
   let served = 0
   target.server.on('request', () => { if (++served === 50) target.close() })
-  const started = Date.now()
+  // Without the rule this run would knock for ever: the test's timeout is the guard.
   const result = await load({ url: target.url, amount: 1_000_000, timeout: 0.5, connections: 2 })
-  assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`)
   assert.equal(result.targetRefusing, true)
   assert.ok(result.requests.completed >= 50)
+  assert.ok(result.errors.refused > 0)
 })

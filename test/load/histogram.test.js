@@ -2,16 +2,16 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { LatencyRecorder, createHistogram, decodeHistogram, encodeHistogram } from '../../lib/load/histogram.js'
 import { mergeRaw } from '../../lib/load/summary.js'
+import { seededRandom } from '../helpers/random.js'
 
 test('the fast recorder lands every value in the bucket HdrHistogram would', () => {
   const recorder = new LatencyRecorder()
   const reference = createHistogram()
   let max = 0
-  let x = 12345
+  const { uniform } = seededRandom(12345)
   for (let i = 0; i < 50_000; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648
     // Spread over 1 µs .. ~1 hour, log-uniformly.
-    const us = Math.floor(Math.exp((x / 2147483648) * Math.log(3_600_000_000)))
+    const us = Math.floor(Math.exp(uniform() * Math.log(3_600_000_000)))
     recorder.record(us)
     reference.recordValue(us)
     max = Math.max(max, us)
@@ -43,6 +43,7 @@ test('results of several workers add up', () => {
     durationMs: 2000,
     sent: 10,
     responses: 9,
+    pending: 0,
     bytes: 100,
     dropped: 0,
     peakConnections: 2,
@@ -50,7 +51,8 @@ test('results of several workers add up', () => {
     errors: { timeout: 1, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, other: 0 },
     latency,
     perSecond: { responses: perSecond, bytes: perSecond.map((n) => n * 10) },
-    targetRefusing: false
+    targetRefusing: false,
+    failure: null
   })
   const a = new LatencyRecorder()
   a.record(100)

@@ -51,3 +51,15 @@ test('the CLI explains a certificate that does not verify', async (t) => {
   assert.equal(ok.code, 0, ok.stderr)
   assert.equal(JSON.parse(ok.stdout).requests.completed, 5)
 })
+
+test('a --ca that did not sign the server certificate: the hint is about that file, not to pass --ca', async (t) => {
+  const target = await startHttpsServer()
+  t.after(target.close)
+  // The server's own certificate is PEM, but not the authority that signed it.
+  await assert.rejects(load({ url: target.url, amount: 5, ca: fixture('server.pem') }), (err) => {
+    assert.equal(/** @type {any} */ (err).code, 'DYNO_TLS_CERTIFICATE')
+    assert.match(/** @type {Error} */ (err).message, /is the --ca file the authority that signed it\?/)
+    assert.doesNotMatch(/** @type {Error} */ (err).message, /pass --ca/)
+    return true
+  })
+})

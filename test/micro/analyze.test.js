@@ -8,7 +8,7 @@ function near (actual, expected, tolerance) {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`)
 }
 
-const v8 = { case: { tier: 'turbofan', optimized: true, markedForOptimization: false, raw: 0 }, inspected: [], deopts: [] }
+const v8 = { case: { tier: /** @type {const} */ ('turbofan'), optimized: true, markedForOptimization: false, raw: 0 }, inspected: [], deopts: [] }
 
 /**
  * A process as the runner records it: ns per call of each slice, samples inside them.

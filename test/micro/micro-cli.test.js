@@ -69,6 +69,17 @@ test('bad benchmark files: each failure named in one line, the good case still r
   assert.equal(lines[4], 'throws-at-load.js: could not run the file (load): RangeError: the file itself fails (throws-at-load.js:4:7)')
 })
 
+test('an ES module that does not parse is named with its line, as Node names it', async () => {
+  // A .js file outside any package.json is taken for a module by its syntax; then neither the
+  // import's error nor `node --check` (on Node 20 and 22) says where the mistake is.
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-micro-'))
+  const api = new URL('../../lib/micro/api.js', import.meta.url).href
+  writeFileSync(join(dir, 'reserved.js'), `import { bench } from '${api}'\n\nfunction sum () {\n  await 1\n}\nbench('sum', sum)\n`)
+  const { code, stderr } = await runDyno(['micro', ...FAST, 'reserved.js'], { cwd: dir })
+  assert.equal(code, 1)
+  assert.equal(oneLine(stderr), 'dyno micro: reserved.js: could not run the file (load): SyntaxError: Unexpected reserved word (reserved.js:4)')
+})
+
 test('a real difference (four times the work) is significant, and the faster case is named', async () => {
   const { code, stdout, stderr } = await runDyno(['micro', '--rounds', '6', '--warmup', '30ms', '--time', '50ms', fixture('real-difference.js')])
   assert.equal(code, 0, stderr)
@@ -91,7 +102,7 @@ test('--json has every sample and a schemaVersion; --save stores it; dyno compar
   const dir = mkdtempSync(join(tmpdir(), 'dyno-micro-'))
   const first = await runDyno(['micro', ...FAST, '--json', '--save', 'before', fixture('real-difference.js')], { cwd: dir })
   assert.equal(first.code, 0, first.stderr)
-  assert.equal(first.stderr, `saved to ${join('.dyno', 'micro', 'before.json')}\n`)
+  assert.equal(first.stderr, `saved to ${join('.dyno', 'micro', 'before.json')} (a later --save before adds its run to this one)\n`)
   const result = JSON.parse(first.stdout)
   assert.equal(result.schemaVersion, 2)
   assert.equal(result.kind, 'dyno-micro')
@@ -105,50 +116,66 @@ test('--json has every sample and a schemaVersion; --save stores it; dyno compar
   assert.equal(typeof more.againstFastest.p, 'number')
   assert.equal(more.againstFastest.rounds, 4)
   assert.ok(more.againstFastest.ratio > 0)
-  assert.deepEqual(JSON.parse(readFileSync(join(dir, '.dyno', 'micro', 'before.json'), 'utf8')).files, result.files)
+  const saved = JSON.parse(readFileSync(join(dir, '.dyno', 'micro', 'before.json'), 'utf8'))
+  assert.equal(saved.kind, 'dyno-micro-runs')
+  assert.deepEqual(saved.runs.map((/** @type {any} */ r) => r.files), [result.files])
 
   const second = await runDyno(['micro', ...FAST, '--save', 'after', fixture('real-difference.js')], { cwd: dir })
   assert.equal(second.code, 0, second.stderr)
   const compared = await runDyno(['compare', '.dyno/micro/before.json', '.dyno/micro/after.json'], { cwd: dir })
   assert.equal(compared.code, 0, compared.stderr)
   assert.match(compared.stdout, /^a: \.dyno\/micro\/before\.json \(Node v/)
-  assert.match(compared.stdout, /│ less +│ [\d,]+ +│ [\d,]+ +│ [\d.]+x \([\d.]+x–[\d.]+x\) +│ (yes|no), p/)
+  assert.match(compared.stdout, /│ less +│ [\d,]+ +│ [\d,]+ +│ [\d.]+x \([\d.]+x–[\d.]+x\) +│ p [<=] [\d.]+ +│ (faster|slower|indistinguishable) +│/)
   assert.match(compared.stdout, /│ more +│/)
   // A result written by dyno micro's first method (schema 1) is still read, with a warning.
   const older = await runDyno(['compare', fixture('schema-1.json'), '.dyno/micro/after.json'], { cwd: dir })
   assert.equal(older.code, 0, older.stderr)
-  assert.match(older.stdout, /│ more +│ [\d,]+ +│ [\d,]+ +│ [\d.]+x \([\d.]+x–[\d.]+x\) +│ (yes|no), p/)
+  assert.match(older.stdout, /│ more +│ [\d,]+ +│ [\d,]+ +│ [\d.]+x \([\d.]+x–[\d.]+x\) +│ p [<=] [\d.]+ +│ (faster|slower|indistinguishable) +│/)
   assert.match(older.stdout, /^a and b were written by different versions of dyno micro \(schema 1 and 2\)/m)
   const json = await runDyno(['compare', '--json', '.dyno/micro/before.json', '.dyno/micro/after.json'], { cwd: dir })
-  const rows = JSON.parse(json.stdout).rows
-  assert.deepEqual(rows.map((/** @type {any} */ r) => r.name), ['less', 'more'])
-  for (const r of rows) assert.ok(['faster', 'slower', 'indistinguishable'].includes(r.verdict))
+  const { schemaVersion, comparisons } = JSON.parse(json.stdout)
+  assert.equal(schemaVersion, 1)
+  assert.deepEqual(comparisons.map((/** @type {any} */ r) => r.name), ['less', 'more'])
+  for (const r of comparisons) assert.ok(['faster', 'slower', 'indistinguishable'].includes(r.verdict))
 })
 
-test('dyno compare reads two dyno load --json results', async () => {
+test('two --saves under one name add runs, and say so; a file that holds something else is refused before the run', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-micro-'))
-  const load = (/** @type {number[]} */ samples) => JSON.stringify({ schemaVersion: 1, requests: { perSecond: { samples } } })
-  writeFileSync(join(dir, 'a.json'), load([1000, 1010, 990, 1005, 995]))
-  writeFileSync(join(dir, 'b.json'), load([1500, 1490, 1510, 1505, 1495]))
-  const { code, stdout } = await runDyno(['compare', 'a.json', 'b.json'], { cwd: dir })
-  assert.equal(code, 0)
-  assert.match(stdout, /│ Req\/Sec │ 1,000 +│ 1,500 +│ 1\.50x \(1\.4\dx–1\.5\dx\) │ yes, p < 0\.001 │ b is faster │/)
-  const micro = await runDyno(['micro', ...FAST, '--save', 'm', fixture('real-difference.js')], { cwd: dir })
-  assert.equal(micro.code, 0)
-  const mixed = await runDyno(['compare', 'a.json', '.dyno/micro/m.json'], { cwd: dir })
-  assert.equal(mixed.code, 2)
-  assert.match(oneLine(mixed.stderr), /a\.json is a load result and \.dyno\/micro\/m\.json a micro result/)
+  const light = ['micro', '--rounds', '2', '--warmup', '20ms', '--time', '20ms', '--save', 'base', fixture('one-case.js')]
+  const first = await runDyno(light, { cwd: dir })
+  assert.equal(first.code, 0, first.stderr)
+  const second = await runDyno(light, { cwd: dir })
+  assert.equal(second.code, 0, second.stderr)
+  assert.equal(second.stderr, `added to ${join('.dyno', 'micro', 'base.json')}: run 2 under this name (dyno compare takes its runs as repeats; remove the file to start afresh)\n`)
+  const saved = JSON.parse(readFileSync(join(dir, '.dyno', 'micro', 'base.json'), 'utf8'))
+  assert.equal(saved.runs.length, 2)
+  assert.ok(saved.runs[0].startedAt < saved.runs[1].startedAt)
+
+  writeFileSync(join(dir, '.dyno', 'micro', 'other.json'), '{"not":"a run"}')
+  const refused = await runDyno(['micro', '--save', 'other', fixture('one-case.js')], { cwd: dir })
+  assert.equal(refused.code, 2)
+  assert.match(oneLine(refused.stderr), /\.dyno\/micro\/other\.json holds something other than saved dyno micro runs/)
 })
 
-test('plain node runs a benchmark file that ends with run(), flags and all', async () => {
-  const child = spawn(process.execPath, [fixture('plain-node.js'), ...FAST], { env: { ...process.env, NO_COLOR: '1' } })
-  let stdout = ''
-  child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
-  const code = await new Promise((resolve) => child.on('close', resolve))
-  assert.equal(code, 0)
-  assert.match(stdout, /^join x [\d,]+ ops\/sec ±[\d.]+% \([\d,]+ runs sampled in 4 processes\)$/m)
-  assert.match(stdout, /^concat x /m)
-  assert.match(stdout, /^Fastest is /m)
+test('plain node runs a benchmark file that ends with run(), with the settings given to run() and --json from the command line', async () => {
+  /** @param {string[]} args */
+  const plainNode = async (args) => {
+    const child = spawn(process.execPath, [fixture('plain-node.js'), ...args], { env: { ...process.env, NO_COLOR: '1' } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
+    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d })
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    return { code, stdout, stderr }
+  }
+  const { code, stdout, stderr } = await plainNode(['--json'])
+  assert.equal(code, 0, stderr)
+  const result = JSON.parse(stdout)
+  assert.equal(result.settings.rounds, 4)
+  assert.deepEqual(result.files[0].groups[0].cases.map((/** @type {any} */ c) => c.name), ['join', 'concat'])
+  const bad = await plainNode(['--rounds', '3'])
+  assert.equal(bad.code, 2)
+  assert.match(oneLine(bad.stderr), /^dyno micro: a benchmark file run by node takes --quick and --json, not "--rounds"/)
 })
 
 test('order does not leak between cases: a helper fed numbers is never deoptimized by the case that feeds it strings', async () => {

@@ -83,6 +83,9 @@ test('the flamegraph\'s actions: filters, highlight, focus and the view', () => 
   const { flameState, flameActions } = loadScripts(['shared/theme.js', 'flame/actions.js'], ['flameState', 'flameActions'])
   const store = createStore(flameState('dark'), flameActions)
   const { actions } = store
+  // A profile of several processes starts merged: their frames hidden.
+  assert.deepEqual(plain(store.state.hidden), ['processes'])
+  actions.filter('processes', true)
   actions.filter('deps', false)
   actions.filter('gc', false)
   actions.filter('deps', false)

@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import { compareRounds, oneSampleTTest } from '../../lib/stats/paired.js'
 import { tCdf, tQuantile } from '../../lib/stats/t-distribution.js'
 import { compareGroups } from '../../lib/stats/welch.js'
+import { seededRandom } from '../helpers/random.js'
 
 /** @param {number} actual @param {number} expected @param {number} tolerance */
 function near (actual, expected, tolerance) {
@@ -59,10 +60,8 @@ test('compareRounds: drift shared by a round cancels; A/A stays at 5% false posi
   // each process adds ±5% of its own. A 10% difference over 20 rounds is found by the paired
   // test, not by Welch's on the same numbers; identical cases are called different in about
   // 5% of 4000 trials.
-  let seed = 7
-  const uniform = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return (seed + 0.5) / 2147483648 }
-  const normal = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
-  /** @param {number} rounds @param {number} ratio b's speed over a's */
+  const { normal } = seededRandom(7)
+  /** @param {number} rounds @param {number} ratio b's speed over a's @returns {[number[], number[]]} */
   const rounds = (rounds, ratio) => {
     const a = []
     const b = []

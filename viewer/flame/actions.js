@@ -24,7 +24,8 @@
  * @returns {FlameState}
  */
 function flameState (theme) {
-  return { hidden: [], inverted: false, zoom: [], query: '', highlight: '', colorBy: 'heat', selected: -1, theme }
+  // Several processes or threads are merged at first (see FILTERS).
+  return { hidden: ['processes'], inverted: false, zoom: [], query: '', highlight: '', colorBy: 'heat', selected: -1, theme }
 }
 
 const flameActions = {

@@ -1,10 +1,10 @@
 /* Frame colours: a warm heat ramp (0x-like), categories, and optimization tiers. */
 /* exported frameColors, inlinedTierColor, legendItems, isOptimized, isUnoptimized */
-/* global CATEGORY */
+/* global CATEGORY, FLAME_TABLES */
 
 /** @typedef {'heat' | 'category' | 'tier'} ColorMode */
 
-const TIER = { unknown: 0, interpreted: 1, baseline: 2, maglev: 3, turbofan: 4 }
+const TIER = FLAME_TABLES.tier
 const HEAT_STEPS = 24
 
 /**
@@ -20,7 +20,7 @@ const HEAT_RAMPS = {
 /** @type {(keyof typeof HEAT_RAMPS)[]} */
 const HEAT_FAMILY = ['app', 'deps', 'core', 'native', 'native', 'native']
 /** @type {[number, number, number][]} */
-const CATEGORY_COLORS = [[205, 65, 58], [275, 45, 64], [145, 40, 50], [35, 12, 60], [350, 60, 60], [35, 8, 72]]
+const CATEGORY_COLORS = [[205, 65, 58], [275, 45, 64], [145, 40, 50], [35, 12, 60], [350, 60, 60], [35, 8, 72], [190, 15, 48]]
 const TIER_COLORS = ['hsl(220 6% 62%)', 'hsl(8 78% 60%)', 'hsl(42 92% 58%)', 'hsl(168 52% 52%)', 'hsl(135 55% 47%)']
 
 /** @param {number} h @param {number} s @param {number} l */
@@ -86,7 +86,7 @@ function legendItems (mode) {
     return [['Turbofan', TIER_COLORS[4]], ['Maglev', TIER_COLORS[3]], ['baseline (Sparkplug)', TIER_COLORS[2]], ['interpreted', TIER_COLORS[1]], ['unknown / native', TIER_COLORS[0]]]
   }
   if (mode === 'category') {
-    return ['app', 'deps', 'core', 'native', 'gc', '(program)'].map((label, i) => [label, hsl(...CATEGORY_COLORS[i])])
+    return ['app', 'deps', 'core', 'native', 'gc', '(program)', 'process'].map((label, i) => [label, hsl(...CATEGORY_COLORS[i])])
   }
   const gradient = (/** @type {keyof typeof HEAT_RAMPS} */ family) => 'linear-gradient(to right, ' + HEAT_PALETTES[family][0] + ', ' + HEAT_PALETTES[family][HEAT_STEPS - 1] + ')'
   return [['app', gradient('app')], ['deps', gradient('deps')], ['core', gradient('core')], ['native, gc', gradient('native')]]

@@ -1,6 +1,6 @@
 /* What the tooltip says about a frame of the flamegraph: which function, where, and how much time. */
 /* exported describeFrame */
-/* global formatCount, formatShare, formatLocation, TIER_NAMES */
+/* global formatShare, formatLocation, TIER_NAMES, amountText */
 
 const KIND_NAMES = ['app code', 'dependency (node_modules)', 'Node.js core', 'native / V8 builtin', 'garbage collection', 'V8 (program)']
 
@@ -14,8 +14,9 @@ const KIND_NAMES = ['app code', 'dependency (node_modules)', 'Node.js core', 'na
  */
 function describeFrame (profile, tree, i, inverted, stats) {
   const all = tree.total[0]
-  const samples = (/** @type {number} */ n) => formatShare(n, all) + ' (' + formatCount(n) + ' samples)'
-  if (i === 0) return { title: 'all samples', where: '', rows: [['samples', formatCount(all)]] }
+  const amount = amountText(profile.meta)
+  const samples = (/** @type {number} */ n) => formatShare(n, all) + ' (' + amount(n) + ')'
+  if (i === 0) return { title: 'all of it', where: '', rows: [['in all', amount(all)]] }
   const { frames } = profile
   const f = tree.frame[i]
   const where = formatLocation(frames.file[f], frames.line[f], frames.column[f])

@@ -1,19 +1,24 @@
 /* Reads the FlameData embedded in the page into typed arrays. */
-/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS */
+/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, FLAME_TABLES, amountText */
+/* global formatCount */
 
 /** @typedef {import('../../lib/analyze/flame-data.js').FlameData} FlameData */
 /** @typedef {ReturnType<typeof readProfile>} Profile */
 /** @typedef {Profile['frames']} Frames */
 /** @typedef {keyof typeof FILTERS} FilterName */
 
+/** FlameData's tables, name -> index, as lib/report/flame-html.js puts them in the page. */
+const FLAME_TABLES = /** @type {{ category: Record<string, number>, tier: Record<string, number> }} */ (JSON.parse(document.getElementById('flame-tables')?.textContent ?? ''))
 /** Indexes of FlameData's CATEGORIES (lib/analyze/flame-data.js). */
-const CATEGORY = { app: 0, deps: 1, core: 2, native: 3, gc: 4, program: 5 }
+const CATEGORY = FLAME_TABLES.category
 const TIER_NAMES = ['unknown', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'Turbofan']
 /**
  * Filter toggles and the categories each one hides. (program) goes with native: both are V8's own time.
- * @type {Record<'app' | 'deps' | 'core' | 'native' | 'gc', number[]>}
+ * `processes` are the frames that stand for each process and thread of a profile of several: hidden,
+ * their calls merge; shown, each process and thread has its own tower to zoom into.
+ * @type {Record<'app' | 'deps' | 'core' | 'native' | 'gc' | 'processes', number[]>}
  */
-const FILTERS = { app: [CATEGORY.app], deps: [CATEGORY.deps], core: [CATEGORY.core], native: [CATEGORY.native, CATEGORY.program], gc: [CATEGORY.gc] }
+const FILTERS = { app: [CATEGORY.app], deps: [CATEGORY.deps], core: [CATEGORY.core], native: [CATEGORY.native, CATEGORY.program], gc: [CATEGORY.gc], processes: [CATEGORY.unit] }
 
 /** @param {string} json the embedded FlameData */
 function readProfile (json) {
@@ -56,5 +61,24 @@ function readProfile (json) {
       self: Float64Array.from(nodes.self),
       inlined: Uint8Array.from(nodes.inlined)
     }
+  }
+}
+
+/**
+ * How much a count of the profile is, in its unit: CPU samples, or the
+ * bytes an allocation profile counts (`dyno heap --sampling`).
+ * @param {FlameData['meta']} meta
+ * @returns {(n: number) => string}
+ */
+function amountText (meta) {
+  if (meta.unit !== 'bytes') return (n) => formatCount(n) + ' samples'
+  return (n) => {
+    const units = ['B', 'kB', 'MB', 'GB']
+    let i = 0
+    while (n >= 1000 && i < units.length - 1) {
+      n /= 1000
+      i++
+    }
+    return (i === 0 ? String(Math.round(n)) : String(Number(n.toPrecision(3)))) + ' ' + units[i] + ' allocated'
   }
 }

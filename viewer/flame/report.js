@@ -6,7 +6,7 @@
 /* exported startReport */
 /* global readProfile, createStore, flameState, flameActions, createFlameModel, preferredTheme, applyTheme,
    pathTo, ancestorsOf, createFlameCanvas, createTooltip, describeFrame, createFunctionTable, createSourcePanel,
-   renderHeader, runFacts, wireControls, renderLegend, formatCount */
+   renderHeader, runFacts, wireControls, renderLegend, formatCount, amountText */
 
 function startReport () {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
@@ -25,6 +25,8 @@ function startReport () {
   const labels = frameLabels(profile)
   /** @param {string} id @param {boolean} pressed */
   const press = (id, pressed) => $(id).setAttribute('aria-pressed', String(pressed))
+  // A profile of several processes or threads can be split by them.
+  $('filter-processes').hidden = (meta.units?.length ?? 0) < 2
 
   store.view(['theme'], (state) => {
     const css = applyTheme(state.theme, $('theme'))
@@ -109,10 +111,12 @@ function startReport () {
     }
   })
 
-  renderHeader({ title: $('title'), facts: $('facts') }, 'dyno flame', meta.title, runFacts(meta, [
-    ['samples', formatCount(meta.samples) + (meta.idleSamples ? ' (+ ' + formatCount(meta.idleSamples) + ' idle)' : '')],
-    ['interval', meta.intervalUs ? (meta.intervalUs / 1000).toFixed(2) + ' ms' : 'unknown']
-  ]))
+  renderHeader({ title: $('title'), facts: $('facts') }, 'dyno flame', meta.title, runFacts(meta, meta.unit === 'bytes'
+    ? [['allocations', amountText(meta)(meta.samples)]]
+    : [
+        ['samples', formatCount(meta.samples) + (meta.idleSamples ? ' (+ ' + formatCount(meta.idleSamples) + ' idle)' : '')],
+        ['interval', meta.intervalUs ? (meta.intervalUs / 1000).toFixed(2) + ' ms' : 'unknown']
+      ]))
   if (!tiersKnown) {
     const notice = $('notice')
     notice.textContent = 'Optimization tiers are unknown for this profile: the profiled Node did not report them, and dyno does not guess.'
@@ -160,7 +164,7 @@ function frameLabels (profile) {
   let samples = 0
   for (let i = 0; i < nodes.count; i++) samples += nodes.self[i]
   return {
-    root: 'all · ' + formatCount(samples) + ' samples',
+    root: 'all · ' + amountText(profile.meta)(samples),
     short: (/** @type {number} */ f) => frames.name[f],
     full: (/** @type {number} */ f) => {
       if (full[f] === undefined) {

@@ -1,5 +1,5 @@
 /* The summary at the top: what ran, when, for how long, and how it ended. */
-/* exported renderHeader, runFacts */
+/* exported renderHeader, renderFacts, runFacts */
 /* global formatCount, formatDate, formatDuration */
 
 /**
@@ -12,6 +12,7 @@
  * @property {string | null} v8
  * @property {{ how: string, code: number | null, signal: string | null } | null} exit
  * @property {{ average: number, p50: number, p99: number, errors: number, non2xx: number } | null} [load]
+ * @property {string[]} [warnings] what the report could not do, and why
  */
 
 /** @param {RunFacts['exit']} exit */
@@ -46,6 +47,7 @@ function runFacts (run, own) {
     ['app', exitText(run.exit)]
   ]
   if (run.load) rows.push(['load', loadText(run.load)])
+  for (const warning of run.warnings || []) rows.push(['warning', warning])
   return rows
 }
 
@@ -58,7 +60,16 @@ function runFacts (run, own) {
 function renderHeader (elements, report, title, facts) {
   document.title = title + ' · ' + report
   elements.title.textContent = title
-  elements.facts.replaceChildren(...facts.map(([term, value]) => {
+  renderFacts(elements.facts, facts)
+}
+
+/**
+ * [term, value] rows into a <dl>, one <div> each.
+ * @param {HTMLElement} list
+ * @param {[string, string][]} facts
+ */
+function renderFacts (list, facts) {
+  list.replaceChildren(...facts.map(([term, value]) => {
     const row = document.createElement('div')
     const dt = document.createElement('dt')
     const dd = document.createElement('dd')

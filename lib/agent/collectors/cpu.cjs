@@ -6,9 +6,11 @@
  * that the analysis needs.
  *
  * Files: `<pid>.cpu.<n>.cpuprofile` (the chunks), `<pid>.cpu.functions.json`
- * (function extents) and `<pid>.cpu.tiers.json` (optimization tiers).
+ * (function extents), `<pid>.cpu.tiers.json` (optimization tiers) and
+ * `<pid>.cpu.sourcemaps.json` (the source maps Node held for the scripts).
  */
 const { Profiler, functionExtents } = require('../profiler.cjs')
+const { collectSourceMaps, collectSourceMapsSync } = require('../source-maps.cjs')
 const { collectTiers, prepareTierReader } = require('../tiers.cjs')
 
 /** The longest a chunk of profile grows before it is written. */
@@ -28,6 +30,8 @@ function worker (context) {
   let ended = false
   /** Script URLs the profile has seen, for the function extents written at the end. */
   const profiledUrls = new Set()
+  /** @type {Map<string, string>} script ids by URL, for the source maps written at the end */
+  const scriptIds = new Map()
   /** JavaScript frames the profile has seen, with their samples, for the tiers written at the end. */
   const profiledFrames = new Map()
 
@@ -37,6 +41,7 @@ function worker (context) {
       const cf = node.callFrame
       profiledUrls.add(cf.url)
       if (!cf.url) continue
+      scriptIds.set(cf.url, cf.scriptId)
       const key = `${cf.scriptId}:${cf.lineNumber}:${cf.columnNumber}`
       const seen = profiledFrames.get(key)
       if (seen) seen.hits += node.hitCount || 0
@@ -82,6 +87,10 @@ function worker (context) {
         context.write('functions.json', JSON.stringify(await profiler.functionRanges(profiledUrls)))
       } catch {}
       try {
+        const maps = await collectSourceMaps(profiler, scriptIds)
+        if (maps.length > 0) context.write('sourcemaps.json', JSON.stringify(maps))
+      } catch {}
+      try {
         const hottest = [...profiledFrames.values()].sort((a, b) => b.hits - a.hits).slice(0, MAX_TIER_FRAMES).map((f) => f.frame)
         const tiers = await collectTiers(profiler, hottest)
         if (tiers) context.write('tiers.json', JSON.stringify({ tiers }))
@@ -98,11 +107,16 @@ function worker (context) {
 function thread (context) {
   const session = context.session()
   const urls = new Set()
+  /** @type {Map<string, string>} */
+  const scriptIds = new Map()
   let chunk = 0
   let chunkMs = Number(context.options.chunkMs) || 10_000
-  /** @param {{ nodes: { callFrame: { url: string } }[] }} profile */
+  /** @param {{ nodes: { callFrame: { url: string, scriptId: string } }[] }} profile */
   const writeChunk = (profile) => {
-    for (const node of profile.nodes) urls.add(node.callFrame.url)
+    for (const { callFrame } of profile.nodes) {
+      urls.add(callFrame.url)
+      if (callFrame.url) scriptIds.set(callFrame.url, callFrame.scriptId)
+    }
     return context.write(`${chunk++}.cpuprofile`, JSON.stringify(profile))
   }
   session.post('Profiler.enable')
@@ -124,6 +138,10 @@ function thread (context) {
       writeChunk(session.post('Profiler.stop').profile)
       const { result } = session.post('Profiler.getBestEffortCoverage')
       context.write('functions.json', JSON.stringify(functionExtents(result, urls)))
+      try {
+        const maps = collectSourceMapsSync(session, scriptIds)
+        if (maps.length > 0) context.write('sourcemaps.json', JSON.stringify(maps))
+      } catch {}
     }
   }
 }

@@ -1,0 +1,133 @@
+'use strict'
+/**
+ * The heap collector (`dyno heap`), driven through the worker's inspector
+ * session to the main thread:
+ * - heap snapshots, each after a full GC, when dyno asks (before the load
+ *   and after each round of it). Chunks go to the file as V8 hands them
+ *   over, so a snapshot never sits whole in memory. The app is paused
+ *   meanwhile: how long is recorded.
+ * - with `atStart`/`atEnd` (no load to wait for): a snapshot before the
+ *   app's first line and one as it exits, taken on the main thread itself,
+ *   since an exiting process answers no inspector request.
+ * - V8's sampling heap profiler, between dyno's 'start-sampling' and
+ *   'stop-sampling' (or the end).
+ *
+ * Files: `<pid>.heap.<n>.heapsnapshot`, `<pid>.heap.snapshots.jsonl` (one
+ * line per snapshot: when, how long the GC and the snapshot took, bytes) and
+ * `<pid>.heap.heapprofile` (DevTools' format).
+ */
+const fs = require('node:fs')
+const path = require('node:path')
+const v8 = require('node:v8')
+
+/** @param {import('../collectors.cjs').MainContext} context */
+function main (context) {
+  const options = context.options || {}
+  let n = 0
+  const snapshot = (/** @type {string} */ label) => {
+    try {
+      const name = `${context.pid}.heap.${n++}.heapsnapshot`
+      const startedAt = now()
+      v8.writeHeapSnapshot(path.join(context.dir, name))
+      const record = { n: n - 1, label, file: name, startedAt, gcMs: 0, ms: now() - startedAt, bytes: fs.statSync(path.join(context.dir, name)).size }
+      fs.appendFileSync(path.join(context.dir, `${context.pid}.heap.snapshots.jsonl`), JSON.stringify(record) + '\n')
+    } catch {}
+  }
+  if (options.atStart) snapshot('start')
+  if (options.atEnd) process.on('exit', () => snapshot('end'))
+}
+
+/** @param {import('../collectors.cjs').WorkerContext} context */
+function worker (context) {
+  const session = context.session()
+  const options = context.options || {}
+  let taken = 0
+  let sampling = false
+  let ended = false
+  /** Commands run one after the other. @type {Promise<unknown>} */
+  let queue = Promise.resolve()
+  /** @template T @param {() => Promise<T>} job @returns {Promise<T>} */
+  const enqueue = (job) => {
+    const run = queue.then(job, job)
+    queue = run.catch(() => {})
+    return run
+  }
+  const enabled = session.post('HeapProfiler.enable')
+
+  /** @param {string} label */
+  async function snapshot (label) {
+    await enabled
+    const n = taken++
+    const name = `${context.pid}.heap.${n}.heapsnapshot`
+    const fd = fs.openSync(path.join(context.dir, name), 'w')
+    let bytes = 0
+    /** @param {{ params: { chunk: string } }} message */
+    const onChunk = (message) => {
+      bytes += fs.writeSync(fd, message.params.chunk)
+    }
+    session.session.on('HeapProfiler.addHeapSnapshotChunk', onChunk)
+    const startedAt = now()
+    let gcMs = 0
+    try {
+      await session.post('HeapProfiler.collectGarbage')
+      gcMs = now() - startedAt
+      await session.post('HeapProfiler.takeHeapSnapshot', { reportProgress: false })
+    } finally {
+      session.session.off('HeapProfiler.addHeapSnapshotChunk', onChunk)
+      fs.closeSync(fd)
+    }
+    const record = { n, label, file: name, startedAt, gcMs, ms: now() - startedAt, bytes }
+    context.append('snapshots.jsonl', JSON.stringify(record) + '\n')
+    return record
+  }
+
+  /** @param {number} intervalBytes */
+  async function startSampling (intervalBytes) {
+    await enabled
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: intervalBytes,
+      // Every allocation counts, also what a GC took back since: this is where memory is allocated.
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true
+    })
+    sampling = true
+    return { sampling: true }
+  }
+
+  async function stopSampling () {
+    if (!sampling) return { samples: 0 }
+    sampling = false
+    const { profile } = await session.post('HeapProfiler.stopSampling')
+    context.write('heapprofile', JSON.stringify(profile))
+    return { samples: profile.samples ? profile.samples.length : 0 }
+  }
+
+  context.onCommand((command) => enqueue(async () => {
+    if (ended) return { error: 'observing has ended' }
+    if (command.action === 'snapshot') return snapshot(String(command.label || ''))
+    if (command.action === 'start-sampling') return startSampling(Number(command.intervalBytes) || 32768)
+    if (command.action === 'stop-sampling') return stopSampling()
+    return { error: `unknown action ${command.action}` }
+  }))
+
+  const ready = options.sampling ? enqueue(() => startSampling(Number(options.intervalBytes) || 32768)).catch(() => {}) : undefined
+
+  return {
+    ready,
+    async end () {
+      await enqueue(async () => {
+        if (ended) return
+        try {
+          if (sampling) await stopSampling()
+        } catch {}
+        ended = true
+      })
+    }
+  }
+}
+
+function now () {
+  return performance.timeOrigin + performance.now()
+}
+
+module.exports = { main, worker }

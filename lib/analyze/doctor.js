@@ -1,0 +1,45 @@
+/**
+ * `dyno doctor`'s analysis: from the collector's samples to the window under
+ * load, its seconds, the figures of each signal, and the diagnoses, each
+ * with its evidence, the rule it met and the command to run next. Pure.
+ */
+import { NEXT_COMMAND, nextCommand } from './doctor-next.js'
+import { RULES, THRESHOLDS, healthy } from './doctor-rules.js'
+import { findWindow, secondsOf } from './doctor-series.js'
+import { summarize } from './doctor-summary.js'
+
+/**
+ * @typedef {import('./doctor-rules.js').Finding & { next: string }} Diagnosis
+ *
+ * @typedef {object} DoctorAnalysis
+ * @property {import('./doctor-series.js').LoadWindow | null} window
+ * @property {import('./doctor-series.js').Second[]} seconds
+ * @property {import('./doctor-summary.js').DoctorSummary | null} summary
+ * @property {Diagnosis[]} diagnoses empty only when there is too little to judge (see `note`)
+ * @property {string | null} note why there is no diagnosis
+ */
+
+/**
+ * @param {object} input
+ * @param {import('./doctor-series.js').DoctorSample[]} input.samples in time order
+ * @param {{ startMs: number, endMs: number } | null} input.loadWindow when dyno drove the app
+ * @param {'load' | 'on-port' | null} input.driver what drove it
+ * @param {import('../load/summary.js').LoadResult | null} input.load
+ * @param {import('./doctor-next.js').RunCommand} input.run how the run was started, for the next command
+ * @returns {DoctorAnalysis}
+ */
+export function analyzeDoctor ({ samples, loadWindow, driver, load, run }) {
+  const window = findWindow(samples, loadWindow, driver)
+  if (!window) return { window: null, seconds: [], summary: null, diagnoses: [], note: 'the app wrote no samples: it ended before the collector could take one' }
+  const seconds = secondsOf(samples, window, THRESHOLDS.heldTurnMs)
+  const full = seconds.filter((s) => s.span >= THRESHOLDS.minSecondSpanMs)
+  const summary = summarize(samples, seconds, window, load)
+  if (full.length === 0) {
+    return { window, seconds, summary, diagnoses: [], note: `less than a second ${window.source === 'run' ? 'of samples' : 'under load'}: too little to judge; load the app for longer` }
+  }
+  const input = { seconds, full, summary, under: window.source === 'run' ? 'while it ran' : 'under load' }
+  const findings = RULES.map((rule) => rule(input)).filter((finding) => finding !== null)
+  if (findings.length === 0) findings.push(healthy(input))
+  const diagnoses = findings.map((finding) => ({ ...finding, next: nextCommand(NEXT_COMMAND[finding.kind], run) }))
+  return { window, seconds, summary, diagnoses, note: null }
+}

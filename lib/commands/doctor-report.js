@@ -1,0 +1,66 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { analyzeDoctor } from '../analyze/doctor.js'
+import { parseSamples } from '../analyze/doctor-series.js'
+import { usageError } from '../errors.js'
+import { doctorDocument } from '../report/doctor-json.js'
+import { renderDoctorHtml } from '../report/doctor-html.js'
+import { readMeta, writeJson } from '../run-folder.js'
+
+export const FILES = {
+  meta: 'meta.json',
+  /** The observed process's samples, as the collector wrote them. */
+  samples: 'doctor.jsonl',
+  /** The load's progress, once a second, when dyno ran it. */
+  timeline: 'load-timeline.json',
+  /** The --json document. */
+  json: 'doctor.json',
+  html: 'report.html'
+}
+
+/**
+ * Analyzes a doctor run folder and writes what derives from it: the JSON
+ * document and the HTML report. `dyno doctor` and `dyno report` both end here.
+ * @param {string} folder
+ */
+export function renderDoctorFolder (folder) {
+  const meta = readMeta(folder)
+  const samples = parseSamples(readText(folder, FILES.samples))
+  const timeline = readTimeline(folder)
+  const options = /** @type {{ loadFlags?: string | null, load?: string | null, onPort?: string | null, sampleIntervalMs?: number }} */ (meta.options)
+  const analysis = analyzeDoctor({
+    samples,
+    loadWindow: meta.loadWindow,
+    driver: options.load ? 'load' : options.onPort ? 'on-port' : null,
+    load: meta.load,
+    run: { argv: meta.target?.argv ?? [], load: options.loadFlags ?? null, onPort: options.onPort ?? null }
+  })
+  const html = join(folder, FILES.html)
+  const document = doctorDocument(meta, analysis, { folder, report: html })
+  writeJson(folder, FILES.json, document)
+  writeFileSync(html, renderDoctorHtml({ meta, analysis, samples, timeline }))
+  return { meta, analysis, document, html }
+}
+
+/** @param {string} folder @param {string} name */
+function readText (folder, name) {
+  try {
+    return readFileSync(join(folder, name), 'utf8')
+  } catch (err) {
+    const code = /** @type {NodeJS.ErrnoException} */ (err).code
+    throw usageError('DYNO_BAD_RUN_FOLDER', code === 'ENOENT' ? `${join(folder, name)} does not exist; is ${folder} a dyno doctor run folder?` : `cannot read ${join(folder, name)}: ${/** @type {Error} */ (err).message}`)
+  }
+}
+
+/**
+ * @param {string} folder
+ * @returns {import('../observe/observe.js').Observed['loadTimeline']}
+ */
+function readTimeline (folder) {
+  try {
+    const timeline = JSON.parse(readFileSync(join(folder, FILES.timeline), 'utf8'))
+    return Array.isArray(timeline) ? timeline : []
+  } catch {
+    return []
+  }
+}

@@ -1,0 +1,54 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseSamples } from '../analyze/doctor-series.js'
+import { collectorFile } from '../observe/processes.js'
+import { writeJson } from '../run-folder.js'
+import { FILES, renderDoctorFolder } from './doctor-report.js'
+import { observeRun } from './observed-run.js'
+
+/**
+ * @typedef {import('./observed-run.js').ObservingOptions & { sampleIntervalMs: number, loadFlags: string | null }} DoctorOptions
+ *   loadFlags: the --load flags as given, for the next command printed
+ *
+ * @typedef {object} DoctorResult
+ * @property {string} folder
+ * @property {import('../run-folder.js').RunMeta} meta
+ * @property {ReturnType<typeof renderDoctorFolder>} rendered
+ * @property {import('../errors.js').DynoError | null} failure
+ */
+
+/**
+ * `dyno doctor`: the app's event loop, CPU, memory, GC, handles and requests
+ * over time while the load (or the --on-port command, or nothing) runs, the
+ * diagnoses drawn from them, and the report. A failing app still gets its
+ * report, from what was collected until it failed.
+ * @param {DoctorOptions} options
+ * @param {import('./io.js').CommandIO} io
+ * @returns {Promise<{ result: DoctorResult, exitCode: number }>}
+ */
+export async function runDoctor (options, io) {
+  const run = await observeRun('doctor', options, io, {
+    collectors: { doctor: { sampleIntervalMs: options.sampleIntervalMs } },
+    busy: cpuTime,
+    options: { sampleIntervalMs: options.sampleIntervalMs, loadFlags: options.loadFlags }
+  })
+  const file = collectorFile(run.chosen, 'doctor', 'jsonl')
+  // Killed before its first line: the folder still renders, and says so.
+  writeFileSync(join(run.folder, FILES.samples), file ? readFileSync(file) : '')
+  writeJson(run.folder, FILES.timeline, run.observed.loadTimeline)
+  const rendered = renderDoctorFolder(run.folder)
+  return { result: { folder: run.folder, meta: run.meta, rendered, failure: run.failure }, exitCode: run.exitCode }
+}
+
+/**
+ * The CPU a process used, from its samples: the measure of a busy process,
+ * to choose one when none listened.
+ * @param {import('../observe/processes.js').ProcessRecord} process
+ */
+function cpuTime (process) {
+  const file = collectorFile(process, 'doctor', 'jsonl')
+  if (!file) return 0
+  let ms = 0
+  for (const sample of parseSamples(readFileSync(file, 'utf8'))) ms += sample.cpu.user + sample.cpu.system
+  return ms
+}

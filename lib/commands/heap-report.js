@@ -1,0 +1,52 @@
+import { writeFileSync } from 'node:fs'
+import { dirname, isAbsolute, join } from 'node:path'
+import { analyzeHeap } from '../analyze/heap/analyze.js'
+import { usageError } from '../errors.js'
+import { renderHeapHtml } from '../report/heap-html.js'
+import { readMeta, writeJson } from '../run-folder.js'
+import { renderAllocationFolder } from './heap-allocations.js'
+import { readSource } from './read-source.js'
+
+export const HEAP_FILES = {
+  analysis: 'heap.json',
+  html: 'report.html'
+}
+
+/**
+ * What a heap run folder records in meta.json's options, for the report to
+ * be rendered again.
+ * @typedef {object} HeapRunOptions
+ * @property {boolean} sampling
+ * @property {string[]} snapshots the snapshots, oldest first (relative to the folder, or absolute)
+ * @property {SnapshotTiming[]} timings how long each snapshot paused the app
+ * @property {string | null} heapprofile the sampling heap profile, relative to the folder
+ *
+ * @typedef {object} SnapshotTiming
+ * @property {string} label
+ * @property {number} gcMs the full GC before it
+ * @property {number} ms the GC and the snapshot: how long the app was paused
+ * @property {number} bytes
+ */
+
+/**
+ * Renders a heap run folder: the analysis of its snapshots (heap.json and
+ * report.html), or with --sampling, its allocation flamegraph. `dyno heap`,
+ * `dyno heap diff` and `dyno report` all end here.
+ * @param {string} folder
+ * @param {{ availableBytes?: number, onProgress?: (message: string) => void }} [options]
+ */
+export async function renderHeapFolder (folder, options = {}) {
+  const meta = readMeta(folder)
+  const own = /** @type {Partial<HeapRunOptions>} */ (meta.options)
+  if (own.sampling) {
+    if (!own.heapprofile) throw usageError('DYNO_BAD_RUN_FOLDER', `${folder} holds no heap profile`)
+    return { kind: /** @type {const} */ ('sampling'), meta, allocations: renderAllocationFolder(folder, join(folder, own.heapprofile)) }
+  }
+  const snapshots = (own.snapshots ?? []).map((file) => isAbsolute(file) ? file : join(folder, file))
+  if (snapshots.length < 2) throw usageError('DYNO_BAD_RUN_FOLDER', `${folder} holds fewer than two heap snapshots to compare`)
+  const analysis = await analyzeHeap(snapshots, { cwd: meta.cwd ?? dirname(folder), readSource, availableBytes: options.availableBytes, onProgress: options.onProgress })
+  const timings = own.timings ?? []
+  writeJson(folder, HEAP_FILES.analysis, analysis)
+  writeFileSync(join(folder, HEAP_FILES.html), renderHeapHtml({ title: meta.title, startedAt: meta.startedAt, node: meta.node, analysis, timings }))
+  return { kind: /** @type {const} */ ('snapshots'), meta, analysis, timings, html: join(folder, HEAP_FILES.html) }
+}

@@ -1,0 +1,128 @@
+/**
+ * dyno doctor on real apps under real load: each example of
+ * examples/doctor/ gets its kind, the healthy one nothing else; an app that
+ * crashes, exits or holds its loop for good still gets a run folder whose
+ * report says what happened.
+ */
+import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { runDyno } from '../helpers/cli.js'
+
+const example = (/** @type {string} */ name) => fileURLToPath(new URL(`../../examples/doctor/${name}.js`, import.meta.url))
+const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtures/apps/${name}`, import.meta.url))
+
+/** @param {string} cwd */
+function onlyRun (cwd) {
+  const runs = readdirSync(join(cwd, '.dyno'))
+  assert.equal(runs.length, 1)
+  return join(cwd, '.dyno', runs[0])
+}
+
+/**
+ * `dyno doctor --json` with a load at an example, in a folder of its own.
+ * @param {string} name @param {string} load
+ */
+async function doctor (name, load) {
+  const cwd = mkdtempSync(join(tmpdir(), `dyno-doctor-${name}-`))
+  const run = await runDyno(['doctor', '--json', '--load', load, '--', process.execPath, example(name)], { cwd, env: { PORT: '0' }, timeout: 60_000 })
+  assert.equal(run.code, 0, run.stderr)
+  return { document: JSON.parse(run.stdout), folder: onlyRun(cwd) }
+}
+
+const LOAD = '-c 10 -d 5 http://127.0.0.1:$PORT/'
+
+test('a CPU-burning handler: event-loop-blocked, and flame with the same load and command next', async () => {
+  const { document, folder } = await doctor('blocking', LOAD)
+  assert.deepEqual(document.diagnoses.map((/** @type {any} */ d) => d.kind), ['event-loop-blocked'])
+  assert.equal(document.diagnoses[0].next, `dyno flame --load '${LOAD}' -- ${process.execPath} ${example('blocking')}`)
+  assert.equal(document.schemaVersion, 1)
+  assert.equal(document.window.source, 'load')
+  assert.ok(document.summary.delay.p99 >= 20)
+  for (const file of ['meta.json', 'doctor.jsonl', 'doctor.json', 'load-timeline.json', 'report.html']) assert.ok(existsSync(join(folder, file)), file)
+})
+
+test('large short-lived allocations: gc-pressure', async () => {
+  const { document } = await doctor('allocating', LOAD)
+  assert.deepEqual(document.diagnoses.map((/** @type {any} */ d) => d.kind), ['gc-pressure'])
+})
+
+test('a store that keeps a key per request: memory-growth, and dyno heap next', async () => {
+  const { document } = await doctor('leaking', '-c 10 -d 6 http://127.0.0.1:$PORT/')
+  assert.deepEqual(document.diagnoses.map((/** @type {any} */ d) => d.kind), ['memory-growth'])
+  assert.match(document.diagnoses[0].next, /^dyno heap --load /)
+})
+
+test('sequential timer-based waits: io-wait, and dyno async next', async () => {
+  const { document } = await doctor('waiting', LOAD)
+  assert.deepEqual(document.diagnoses.map((/** @type {any} */ d) => d.kind), ['io-wait'])
+  assert.match(document.diagnoses[0].next, /^dyno async --load /)
+})
+
+test('a plain hello server saturated by the load: healthy, and nothing else', async () => {
+  const { document } = await doctor('hello', LOAD)
+  assert.deepEqual(document.diagnoses.map((/** @type {any} */ d) => d.kind), ['healthy'])
+  assert.ok(document.summary.http.finished > 0)
+  assert.equal(document.summary.http.finished, document.summary.http.started)
+})
+
+test('the terminal report: diagnoses, evidence, next command, the key figures, and dyno report renders the folder again', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-terminal-'))
+  const run = await runDyno(['doctor', '--load', '-c 5 -d 2 http://127.0.0.1:$PORT/', '--', process.execPath, example('hello')], { cwd, env: { PORT: '0' } })
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /^● healthy: Healthy: no problem found\n {2}event-loop delay p99 /m)
+  assert.match(run.stdout, /^ {2}It would not hold if another rule had held/m)
+  assert.match(run.stdout, /^ {2}Next: dyno flame --load '-c 5 -d 2 http:\/\/127\.0\.0\.1:\$PORT\/' -- /m)
+  assert.match(run.stdout, /│ Event-loop delay +│ p50 /)
+  assert.match(run.stdout, /The app stopped by dyno after the load\.\nReport: file:\/\/.*report\.html\n$/)
+  assert.ok(!run.stderr.includes('\u001b['), 'no live view when not on a terminal')
+  const again = await runDyno(['report', onlyRun(cwd)], { cwd })
+  assert.equal(again.code, 0, again.stderr)
+  assert.match(again.stdout, /^● healthy: /m)
+})
+
+test('an app that crashes under load: a run folder whose report says it crashed', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-crash-'))
+  const run = await runDyno(['doctor', '--load', '-c 2 -d 3 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('crashes.cjs')], { cwd })
+  assert.equal(run.code, 1)
+  assert.match(run.stdout, /The app crashed: uncaught Error: boom after 20 requests/)
+  const folder = onlyRun(cwd)
+  assert.match(readFileSync(join(folder, 'report.html'), 'utf8'), /crashed: uncaught Error: boom after 20 requests/)
+  assert.equal(JSON.parse(readFileSync(join(folder, 'doctor.json'), 'utf8')).end.clean, false)
+})
+
+test('an app that calls process.exit: a run folder, its samples up to the exit', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-exit-'))
+  const run = await runDyno(['doctor', '--json', '--', process.execPath, fixture('exits-with-code.cjs')], { cwd })
+  assert.equal(run.code, 1)
+  const document = JSON.parse(run.stdout)
+  assert.equal(document.end.how, 'exited on its own with code 3')
+  assert.equal(document.window.source, 'run')
+  assert.ok(readFileSync(join(onlyRun(cwd), 'doctor.jsonl'), 'utf8').length > 0)
+})
+
+test('a loop held for good: event-loop-blocked from the worker\'s samples, and the app stopped', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-stuck-'))
+  const run = await runDyno(['doctor', '--json', '--stop-grace', '1', '--load', '-c 1 -d 3 -t 1 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('blocks-event-loop.cjs')], { cwd, timeout: 60_000 })
+  assert.equal(run.code, 0, run.stderr)
+  const document = JSON.parse(run.stdout)
+  assert.deepEqual(document.diagnoses.map((/** @type {any} */ d) => d.kind), ['event-loop-blocked'])
+  assert.ok(document.summary.blockedSamples > 0)
+  assert.match(document.end.how, /^stopped by dyno after the load/)
+})
+
+test('Ctrl-C ends a run without a load: the report is written, from the requests the app served', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-sigint-'))
+  const run = await runDyno(['doctor', '--', process.execPath, fixture('pid-server.cjs')], {
+    cwd,
+    env: { PID_FILE: join(cwd, 'server.pid') },
+    onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 1500)
+  })
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /The app stopped with Ctrl-C\./)
+  assert.match(run.stdout, /^No diagnosis: |^● /m)
+  assert.ok(existsSync(join(onlyRun(cwd), 'report.html')))
+})

@@ -1,0 +1,38 @@
+/*
+ * The doctor report: the diagnoses, the figures of the range in view (the
+ * load window at first), and the charts. The state is the range and the theme.
+ */
+/* exported startReport */
+/* global createStore, preferredTheme, themeActions, applyTheme, renderHeader, runFacts, renderDiagnoses, rangeFigures, renderFigures, createCharts */
+
+function startReport () {
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
+  const data = JSON.parse($('doctor-data').textContent ?? '')
+  const window0 = data.window
+  const whole = { from: 0, to: Math.max(data.charts.t[data.charts.t.length - 1] ?? 0, 0) }
+  const first = window0 ? { from: window0.start, to: window0.end } : whole
+  const sourceText = /** @type {Record<string, string>} */ ({ load: 'under dyno\'s load', 'on-port': 'while the --on-port command ran', requests: 'while the app served requests', run: 'the whole run' })
+
+  renderHeader({ title: $('title'), facts: $('facts') }, 'dyno doctor', data.title, runFacts(data.facts, data.sampleIntervalMs ? [['samples', 'every ' + data.sampleIntervalMs + ' ms']] : []))
+  renderDiagnoses($('diagnoses'), data.diagnoses, data.note)
+
+  const store = createStore({ theme: preferredTheme(), range: first, zoomed: false }, {
+    ...themeActions,
+    /** @param {any} state @param {number} from @param {number} to @param {boolean} zoomed */
+    showRange: (state, from, to, zoomed) => ({ range: { from, to }, zoomed })
+  })
+  const charts = createCharts($('charts'), data.charts, window0, (from, to, zoomed) => store.actions.showRange(from, to, zoomed))
+
+  store.view(['theme'], (state) => {
+    charts.setTheme(applyTheme(state.theme, $('theme')))
+  })
+  store.view(['range', 'zoomed'], (state) => {
+    const heading = state.zoomed || !window0 ? 'Figures from ' + state.range.from.toFixed(1) + ' s to ' + state.range.to.toFixed(1) + ' s' : 'Figures ' + sourceText[window0.source]
+    renderFigures($('figures-title'), $('figures'), heading, rangeFigures(data.charts, state.range.from, state.range.to))
+  })
+  $('theme').addEventListener('click', () => store.actions.toggleTheme())
+  $('reset-zoom').addEventListener('click', () => charts.reset())
+  addEventListener('resize', () => charts.resize())
+  store.start()
+  return { dynoDoctor: { data, charts, zoom: charts.zoom, state: () => store.state } }
+}
