@@ -1,7 +1,7 @@
 import { runReport } from '../commands/report.js'
 import { usageError } from '../errors.js'
-import { renderAsyncSummary } from '../report/async-terminal.js'
 import { renderDoctorSummary } from '../report/doctor-terminal.js'
+import { renderAsyncSummary } from '../report/async-terminal.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
 import { renderHeapRunSummary } from '../report/heap-terminal.js'
 import { createStyle } from '../report/style.js'

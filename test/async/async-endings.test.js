@@ -15,7 +15,9 @@ const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtur
 test('requests that never finish: reported as never finished, with the wait they were in', async () => {
   const app = fixture('async-hangs.cjs')
   const run = await dynoAsync(['--sample', '1', '--json', '--load', '-c 2 -d 1 --timeout 5 http://127.0.0.1:$PORT/', '--', process.execPath, app])
-  assert.equal(run.code, 0, run.stderr)
+  // Nothing was answered: the target failed, as dyno load says, and the report says where it waited.
+  assert.equal(run.code, 1, run.stderr)
+  assert.match(run.stderr, /dyno async: the target answered none of the 2 requests sent: 2 were still waiting/)
   const result = run.json
   assert.equal(result.requests.traced, 2)
   assert.equal(result.requests.finished, 0)
