@@ -101,7 +101,27 @@ function startTracer (options, emit) {
   /** @type {string[]} */
   let lines = []
 
+  // A hook that throws ends the app: every hook and subscriber of the tracer stops it instead.
+  let broken = false
+  function stopForGood () {
+    broken = true
+    try {
+      disable()
+    } catch {}
+    inFlight.clear()
+    live.clear()
+  }
+
   function init (/** @type {number} */ id, /** @type {string} */ type, /** @type {number} */ trigger, /** @type {any} */ resource) {
+    try {
+      record(id, type, trigger, resource)
+    } catch {
+      stopForGood()
+    }
+  }
+
+  /** @param {number} id @param {string} type @param {number} trigger @param {any} resource */
+  function record (id, type, trigger, resource) {
     const trace = /** @type {any} */ (executionAsyncResource())[TRACE]
     if (!trace || trace.done) return
     resource[TRACE] = trace
@@ -136,17 +156,25 @@ function startTracer (options, emit) {
   // Promises are followed through V8's own promise hooks, which call here directly.
   /** @param {any} promise */
   function promiseBefore (promise) {
-    const op = promise[OP]
-    if (op !== undefined && op.before === -1) op.before = performance.now()
+    try {
+      const op = promise[OP]
+      if (op !== undefined && op.before === -1) op.before = performance.now()
+    } catch {
+      stopForGood()
+    }
   }
   /** @param {any} promise */
   function promiseSettled (promise) {
-    const op = promise[OP]
-    if (op === undefined || op.resolved !== -1) return
-    const by = executionAsyncId()
-    op.resolved = performance.now()
-    op.resolvedBy = by
-    began(by, op.resolved)
+    try {
+      const op = promise[OP]
+      if (op === undefined || op.resolved !== -1) return
+      const by = executionAsyncId()
+      op.resolved = performance.now()
+      op.resolvedBy = by
+      began(by, op.resolved)
+    } catch {
+      stopForGood()
+    }
   }
 
   const hook = createHook({ init })
@@ -162,7 +190,7 @@ function startTracer (options, emit) {
     stopPromiseHooks = null
   }
 
-  diagnostics.subscribe('http.server.request.start', (message) => {
+  diagnostics.subscribe('http.server.request.start', guarded((message) => {
     const { request, response } = /** @type {{ request: any, response: any }} */ (message)
     counts.requests++
     const resource = /** @type {any} */ (executionAsyncResource())
@@ -182,15 +210,32 @@ function startTracer (options, emit) {
     inFlight.set(request, trace)
     resource[TRACE] = trace
     response.once('close', () => {
-      if (!trace.done) finish(request, trace, response.writableFinished ? 'finished' : 'aborted', response.statusCode)
+      if (!trace.done) guarded(() => finish(request, trace, response.writableFinished ? 'finished' : 'aborted', response.statusCode))(null)
     })
-  })
-  diagnostics.subscribe('http.server.response.finish', (message) => {
+  }))
+  diagnostics.subscribe('http.server.response.finish', guarded((message) => {
     const { request, response } = /** @type {{ request: any, response: any }} */ (message)
     counts.finished++
     const trace = inFlight.get(request)
     if (trace) finish(request, trace, 'finished', response.statusCode)
-  })
+  }))
+
+  /**
+   * A subscriber that does nothing once the tracer stopped, and stops it
+   * rather than throw into the app (diagnostics_channel rethrows).
+   * @param {(message: unknown) => void} fn
+   * @returns {(message: unknown) => void}
+   */
+  function guarded (fn) {
+    return (message) => {
+      if (broken) return
+      try {
+        fn(message)
+      } catch {
+        stopForGood()
+      }
+    }
+  }
 
   /**
    * @param {object} request @param {Trace} trace
@@ -228,9 +273,13 @@ function startTracer (options, emit) {
   /** Hands over what is ready; with `final`, the requests still open too. */
   function flush (final = false) {
     const now = performance.now()
-    for (const [request, trace] of inFlight) {
-      if (now - trace.start > maxTraceMs) finish(request, trace, 'cut')
-      else if (final) finish(request, trace, 'open')
+    try {
+      for (const [request, trace] of inFlight) {
+        if (now - trace.start > maxTraceMs) finish(request, trace, 'cut')
+        else if (final) finish(request, trace, 'open')
+      }
+    } catch {
+      stopForGood()
     }
     const text = lines.join('')
     lines = []
