@@ -6,8 +6,8 @@
  * ratio of their req/s with its 95% interval. Two apps: the hello-world
  * server, and one that awaits in a loop (some sixty async operations a
  * request). With clinic bubbleprof installed under bench/ (npm install
- * --prefix bench @clinic/bubbleprof), it runs on the same apps under the same
- * load, and what it does is printed.
+ * --prefix bench --no-save @clinic/bubbleprof), it runs on the same apps
+ * under the same load, and what it does is printed.
  *
  * The app is pinned to CPU 0, the load (dyno load, 50 connections) to CPU 1.
  *
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { compareRounds } from '../lib/stats/paired.js'
 import { DEFAULT_SAMPLE } from '../lib/commands/async.js'
+import { loadCommand as sharedLoadCommand, runPlain } from './lib/tool-runs.js'
 
 const { values } = parseArgs({
   options: {
@@ -38,9 +39,7 @@ const bubbleprof = join(root, 'bench/node_modules/@clinic/bubbleprof')
 const BUBBLEPROF_LIMIT_MS = 180_000
 const apps = { 'hello world': join(root, 'bench/apps/hello.js'), 'await in a loop': join(root, 'bench/apps/await-loop.js') }
 
-/** The load, as a shell command for --on-port; writes JSON to `out`. */
-const loadCommand = (/** @type {string} */ out) =>
-  `taskset -c 1 "${process.execPath}" "${dyno}" load -c 50 -d ${duration} --json http://127.0.0.1:$PORT/ > "${out}"`
+const loadCommand = (/** @type {string} */ out) => sharedLoadCommand(dyno, duration, out)
 
 /**
  * @param {string[]} command
@@ -55,18 +54,6 @@ function run (command, cwd) {
     child.on('error', reject)
     child.on('exit', (code) => resolve({ code, stderr }))
   })
-}
-
-/** The app alone: start it, wait for its port, load it, stop it. @param {string} app @param {string} out */
-async function plain (app, out) {
-  const child = spawn('taskset', ['-c', '0', process.execPath, app], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = await new Promise((resolve) => child.stdout.on('data', (d) => {
-    const m = /listening on (\d+)/.exec(String(d))
-    if (m) resolve(m[1])
-  }))
-  await run(['sh', '-c', loadCommand(out).replace('$PORT', port)], tmpdir())
-  child.kill()
-  await new Promise((resolve) => child.on('exit', resolve))
 }
 
 /** @param {string} app @param {string} dir @param {string} out */
@@ -96,7 +83,7 @@ for (const [name, app] of Object.entries(apps)) {
       const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-async-'))
       const out = join(dir, 'load.json')
       if (mode === 'alone') {
-        await plain(app, out)
+        await runPlain(app, loadCommand(out))
         alone[round] = requestsPerSecond(out)
       } else {
         const counts = await underDyno(app, dir, out)
@@ -114,7 +101,7 @@ for (const [name, app] of Object.entries(apps)) {
 }
 
 if (!existsSync(bubbleprof)) {
-  console.log('\nclinic bubbleprof: not installed under bench/ (npm install --prefix bench @clinic/bubbleprof), not run')
+  console.log('\nclinic bubbleprof: not installed under bench/ (npm install --prefix bench --no-save @clinic/bubbleprof), not run')
 } else {
   for (const [name, app] of Object.entries(apps)) {
     const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-bubbleprof-'))

@@ -5,19 +5,18 @@
  * continued.
  *
  * The root of a request is the server's request, from the
- * `http.server.request.start` diagnostics channel. One request in `sample`
- * is traced; the others are only counted. While a traced request is in
- * flight, the hooks are on for every request that runs beside it, and each
- * pays for them: so a request is traced only while no more than one in
- * `sample` of all requests so far has started under the hooks. Alone, one
- * request in `sample` is traced; fifty side by side, about one in fifty
- * times that, and the cost stays bounded at any load. A traced request marks the async
- * resource the app's handler runs in, and async_hooks carries that mark to
- * every resource created from it (the way AsyncLocalStorage works), so each
- * operation is known to belong to the request; V8's promise hooks say when a
- * traced promise settles and when its continuation runs. The hooks are
- * enabled only while a traced request is in flight: between them, the app
- * runs without them.
+ * `http.server.request.start` diagnostics channel. A traced request marks
+ * the async resource the app's handler runs in, and async_hooks carries that
+ * mark to every resource created from it (the way AsyncLocalStorage works),
+ * so each operation is known to belong to the request; V8's promise hooks say
+ * when a traced promise settles and when its continuation runs.
+ *
+ * One request in `sample` is traced; the others are only counted. The hooks
+ * are on only while a traced request is in flight, but then every request
+ * that runs beside it pays for them too: so a request is traced only while
+ * no more than one in `sample` of all requests so far has started under the
+ * hooks. Alone, one request in `sample` is traced; fifty side by side, about
+ * one in fifty times that, and the cost stays bounded at any load.
  *
  * A traced request is handed over as one JSON line when it finishes, is
  * aborted, or runs longer than `maxTraceMs`; requests still open when

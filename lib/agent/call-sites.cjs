@@ -134,8 +134,9 @@ function describe (id, frames) {
   const other = []
   for (const frame of frames) {
     const file = frame.getFileName()
-    // Node's async_hooks frames say only that an operation was made, not by whom.
-    if (!file || file.startsWith(AGENT_DIR) || file === 'node:internal/async_hooks') continue
+    // Node's async_hooks frames say only that an operation was made, not by whom; V8 adds the
+    // awaiting callers (async frames) to some stacks and not to others of the same code.
+    if (!file || file.startsWith(AGENT_DIR) || file === 'node:internal/async_hooks' || frame.isAsync()) continue
     const described = /** @type {Frame} */ ([
       frame.getFunctionName() || frame.getMethodName() || '',
       file,

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { analyzeAsync, siteLocation } from '../analyze/async.js'
 import { opKind, parseAsyncData } from '../analyze/async-data.js'
@@ -6,12 +6,10 @@ import { usageError } from '../errors.js'
 import { renderAsyncHtml } from '../report/async-html.js'
 import { readMeta } from '../run-folder.js'
 import { loadSummary } from './flame-report.js'
+import { readSource } from './read-source.js'
 
 /** The version of async.json and of `dyno async --json`. */
 export const ASYNC_SCHEMA_VERSION = 1
-
-/** Source files larger than this are not embedded in the report. */
-const MAX_SOURCE_BYTES = 1024 * 1024
 
 export const FILES = {
   data: 'async.jsonl',
@@ -112,16 +110,6 @@ function readSources (analysis) {
     }
   }
   return sources
-}
-
-/** @param {string} path */
-function readSource (path) {
-  try {
-    if (statSync(path).size > MAX_SOURCE_BYTES) return null
-    return readFileSync(path, 'utf8')
-  } catch {
-    return null
-  }
 }
 
 /** @param {number} value */

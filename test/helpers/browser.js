@@ -89,3 +89,33 @@ export function reportViewerForTests (options, setup) {
     }
   }
 }
+
+/**
+ * Before a page opens: collects the Content-Security-Policy violations it
+ * reports into `window.violations`, for assertNothingRan.
+ * @param {import('playwright-core').Page} page
+ */
+export function watchViolations (page) {
+  return page.addInitScript(() => {
+    const violations = /** @type {string[]} */ ([])
+    Object.assign(window, { violations })
+    document.addEventListener('securitypolicyviolation', (event) => violations.push(event.violatedDirective))
+  })
+}
+
+/**
+ * Nothing that a report's data carried ran: no script set its flag, the
+ * Content-Security-Policy had nothing to block, the page holds only its own
+ * `scripts` and no element that loads or runs anything, and it reported no
+ * error.
+ * @param {import('playwright-core').Page} page opened with watchViolations
+ * @param {string[]} problems the viewer's
+ * @param {number} scripts how many <script> elements the report has of its own
+ */
+export async function assertNothingRan (page, problems, scripts) {
+  assert.equal(await page.evaluate(() => typeof (/** @type {any} */ (window).__pwned)), 'undefined')
+  assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).violations), [])
+  assert.equal(await page.evaluate(() => document.scripts.length), scripts)
+  assert.equal(await page.evaluate(() => document.querySelectorAll('img, [onerror], [onload]').length), 0)
+  assert.deepEqual(problems, [])
+}
