@@ -38,8 +38,8 @@ function step (title, command, commandArgs, env = process.env) {
   return ok
 }
 
-/** What runs on the oldest Node line package.json allows: one test file per command. */
-const OLDEST_LINE_SMOKE = ['test/cli/load-cli.test.js', 'test/flame/flame-run.test.js', 'test/doctor/doctor-run.test.js', 'test/heap/heap-run.test.js', 'test/micro/micro-cli.test.js', 'test/cli/report-cli.test.js']
+/** What runs on the oldest Node line package.json allows: the main commands' end-to-end tests. */
+const OLDEST_LINE_SMOKE = ['test/cli/load-cli.test.js', 'test/flame/flame-run.test.js', 'test/doctor/doctor-run.test.js', 'test/micro/micro-cli.test.js', 'test/cli/report-cli.test.js']
 
 const files = (selection.length ? selection.map((s) => join(root, s)) : [join(root, 'test')]).flatMap(testFiles)
 const fileArgs = files.map((f) => relative(root, f))
@@ -49,8 +49,8 @@ const bin = (/** @type {string} */ name) => join(root, 'node_modules', '.bin', n
 const results = []
 if (selection.length === 0) {
   results.push(['lint', step('lint (neostandard)', bin('eslint'), ['.'])])
-  // The library, then each report's browser code with the DOM's types.
-  for (const project of ['tsconfig.json', 'viewer/tsconfig.json', 'viewer/doctor/tsconfig.json', 'viewer/heap/tsconfig.json']) {
+  // The library with its tests, then each report's browser code with the DOM's types.
+  for (const project of ['tsconfig.test.json', 'viewer/tsconfig.json', 'viewer/doctor/tsconfig.json', 'viewer/heap/tsconfig.json', 'viewer/async/tsconfig.json']) {
     results.push([`types (${project})`, step(`type check (tsc -p ${project})`, bin('tsc'), ['-p', project])])
   }
 }
@@ -77,7 +77,9 @@ if (!onlyCurrent) {
       process.stdout.write(`\nNode ${line} is missing: run npm ci --prefix tools/node-lines\n`)
       continue
     }
-    results.push([`tests on Node ${line}`, step(`tests on Node ${line}`, node, ['--test', '--test-reporter=dot', ...lineArgs])])
+    // Two test files at a time: they wait on servers and child processes far more than they compute,
+    // and none depends on the machine's speed.
+    results.push([`tests on Node ${line}`, step(`tests on Node ${line}`, node, ['--test', '--test-concurrency=2', '--test-reporter=dot', ...lineArgs])])
   }
   // The oldest Node package.json's engines names: the commands start and do their main job there.
   const oldest = join(linesDir, 'node_modules', 'node20min', 'bin', 'node')

@@ -4,8 +4,8 @@ import { renderComparison } from '../report/compare-terminal.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'compare',
   usage: 'dyno compare [flags] <a.json> <b.json>',
   summary: 'Is b faster, slower, or indistinguishable from a? Case by case, with 95% confidence intervals.',
@@ -21,7 +21,7 @@ export const command = {
     'dyno compare .dyno/micro/before.json .dyno/micro/after.json',
     'dyno load --json http://127.0.0.1:3000/ > a.json; (change the server); dyno load --json http://127.0.0.1:3000/ > b.json; dyno compare a.json b.json'
   ]
-}
+})
 
 /**
  * @param {string[]} argv

@@ -8,8 +8,8 @@ import { parseFlags } from './flags.js'
 import { interruptSignal } from './io.js'
 import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, splitCommand } from './observing.js'
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'doctor',
   usage: 'dyno doctor [flags] -- <command that runs node>',
   summary: 'What kind of performance problem an app has under load, with the evidence and the command to run next.',
@@ -30,7 +30,7 @@ export const command = {
     'dyno doctor --on-port \'wrk -d 20s http://127.0.0.1:$PORT/\' -- npm start',
     'dyno doctor --json --load \'-d 10 http://127.0.0.1:$PORT/\' -- node server.js > doctor.json'
   ]
-}
+})
 
 /**
  * @param {string[]} argv

@@ -24,16 +24,32 @@ import { usageError } from '../errors.js'
  * @property {string} usage e.g. `dyno load [flags] <url>`
  * @property {string} summary one line for `dyno --help`
  * @property {string} [details] paragraphs after the usage line
- * @property {Flag[]} flags
- * @property {string[]} [examples]
+ * @property {readonly Flag[]} flags
+ * @property {readonly string[]} [examples]
+ */
+
+/**
+ * The value a declared flag parses to. A command declared as a constant
+ * (a JSDoc const type cast) gets its values typed from its declaration.
+ * @template {Flag} F
+ * @typedef {F['type'] extends 'boolean' ? boolean : F['type'] extends 'string' ? string : number} FlagScalar
+ */
+/**
+ * @template {Flag} F
+ * @typedef {F extends { multiple: true } ? FlagScalar<F>[] : F extends { default: string | number | boolean } ? FlagScalar<F> : FlagScalar<F> | undefined} FlagValue
+ */
+/**
+ * @template {readonly Flag[]} L
+ * @typedef {{ [F in L[number] as F['name']]: FlagValue<F> } & { help: boolean }} FlagValues
  */
 
 const HELP = /** @type {Flag} */ ({ name: 'help', short: 'h', type: 'boolean', description: 'show this help' })
 
 /**
- * @param {Command} command
+ * @template {Command} C
+ * @param {C} command
  * @param {string[]} argv the arguments after the command name
- * @returns {{ values: Record<string, any>, positionals: string[], given: Set<string>, help: boolean }}
+ * @returns {{ values: Readonly<FlagValues<C['flags']>>, positionals: string[], given: Set<string>, help: boolean }}
  */
 export function parseFlags (command, argv) {
   const flags = [...command.flags, HELP]
@@ -89,12 +105,12 @@ export function parseFlags (command, argv) {
       values[flag.name] = convert(flag, raw)
     }
   }
-  return { values, positionals: parsed.positionals, given, help: values.help === true }
+  return { values: /** @type {FlagValues<C['flags']>} */ (values), positionals: parsed.positionals, given, help: values.help === true }
 }
 
 /**
  * @param {NodeJS.ErrnoException} err
- * @param {Flag[]} flags
+ * @param {readonly Flag[]} flags
  */
 function describeParseError (err, flags) {
   const option = /'([^']+)'/.exec(err.message)?.[1] ?? ''

@@ -8,8 +8,8 @@ import { parseFlags } from './flags.js'
 import { interruptSignal } from './io.js'
 import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, splitCommand } from './observing.js'
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'flame',
   usage: 'dyno flame [flags] -- <command that runs node>',
   summary: 'Profile the CPU of an app, under load, and render a flamegraph report.',
@@ -30,7 +30,7 @@ export const command = {
     'dyno flame -- node script.js',
     'dyno flame --view CPU.20261122.cpuprofile'
   ]
-}
+})
 
 /**
  * @param {string[]} argv

@@ -11,8 +11,8 @@ import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, split
 
 const JSON_FLAG = /** @type {import('./flags.js').Flag} */ ({ name: 'json', type: 'boolean', description: 'print the result as JSON (schemaVersion, comparison, leaks) instead of tables' })
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'heap',
   usage: 'dyno heap [flags] -- <command that runs node>\n       dyno heap diff <a.heapsnapshot> <b.heapsnapshot> [<c.heapsnapshot>]',
   summary: 'What grows in the heap of an app under load, and what keeps it alive.',
@@ -39,10 +39,10 @@ export const command = {
     'dyno heap --sampling --load \'-d 10 http://127.0.0.1:$PORT/\' -- node server.js',
     'dyno heap diff Heap-1.heapsnapshot Heap-2.heapsnapshot'
   ]
-}
+})
 
-/** @type {import('./flags.js').Command} */
-const diffCommand = {
+/** @satisfies {import('./flags.js').Command} */
+const diffCommand = /** @type {const} */ ({
   name: 'heap diff',
   usage: 'dyno heap diff <a.heapsnapshot> <b.heapsnapshot> [<c.heapsnapshot>]',
   summary: 'Compare heap snapshots taken elsewhere, oldest first.',
@@ -51,6 +51,14 @@ const diffCommand = {
     JSON_FLAG
   ],
   examples: ['dyno heap diff before.heapsnapshot after.heapsnapshot']
+})
+
+/**
+ * The declaration whose help `--help` shows: the diff's, after `diff`.
+ * @param {string[]} argv
+ */
+export function helpFor (argv) {
+  return argv[0] === 'diff' ? diffCommand : command
 }
 
 /**

@@ -10,8 +10,8 @@ import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 import { interruptSignal } from './io.js'
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'load',
   usage: 'dyno load [flags] <url>',
   summary: 'Send HTTP load to a server and report latency, throughput and errors.',
@@ -46,7 +46,9 @@ export const command = {
     'dyno load -R 2000 -d 30 -l http://127.0.0.1:3000/',
     'dyno load -a 1000 --json http://127.0.0.1:3000/ > result.json'
   ]
-}
+})
+
+/** @typedef {Readonly<import('./flags.js').FlagValues<typeof command.flags>>} LoadFlagValues */
 
 /**
  * @param {string[]} argv
@@ -95,8 +97,8 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
       : `one URL only, got ${positionals.length}: ${positionals.join(' ')}`)
   }
   // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
-  if (values.amount !== undefined && !given.has('duration')) values.duration = undefined
-  const options = await loadOptionsFromFlags(values, positionals[0], cwd)
+  const duration = values.amount !== undefined && !given.has('duration') ? undefined : values.duration
+  const options = await loadOptionsFromFlags({ ...values, duration }, positionals[0], cwd)
   // Every mistake now, before a header is printed or an app is started.
   if (options.requestsFile) options.requests = await loadRequestsFile(options.requestsFile)
   resolveOptions({ ...options, url: urlToCheck(options.url) })
@@ -104,7 +106,7 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
 }
 
 /**
- * @param {Record<string, any>} values parsed flags
+ * @param {Omit<LoadFlagValues, 'duration'> & { duration: number | undefined }} values parsed flags
  * @param {string} url
  * @param {string} cwd
  * @returns {Promise<import('../load/options.js').LoadOptions>}

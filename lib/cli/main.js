@@ -44,10 +44,10 @@ export async function main (argv, io = processIO()) {
     return 2
   }
   try {
-    const { command, run } = await entry.load()
+    const { command, helpFor, run } = await entry.load()
     const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest
     if (own.includes('--help') || own.includes('-h')) {
-      io.stdout.write(helpText(command))
+      io.stdout.write(helpText(helpFor?.(own) ?? command))
       return 0
     }
     return await run(rest, io)

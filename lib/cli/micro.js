@@ -8,8 +8,8 @@ import { renderVersions } from '../report/against-terminal.js'
 import { parseFlags } from './flags.js'
 import { interruptSignal } from './io.js'
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'micro',
   usage: 'dyno micro [flags] <file...>',
   summary: 'Micro-benchmarks: each case in fresh processes, compared with a significance test, with V8 optimization status.',
@@ -36,7 +36,7 @@ export const command = {
     'dyno micro --save before bench.js && dyno micro --save after bench.js',
     'dyno compare .dyno/micro/before.json .dyno/micro/after.json'
   ]
-}
+})
 
 /**
  * @param {string[]} argv
@@ -44,7 +44,7 @@ export const command = {
  */
 export async function run (argv, io) {
   const { values, positionals, given } = parseFlags(command, argv)
-  /** @param {string} name */
+  /** @param {'rounds' | 'warmup' | 'time' | 'timeout'} name */
   const chosen = (name) => (given.has(name) ? values[name] : undefined)
   const settings = microSettings({ rounds: chosen('rounds'), warmup: chosen('warmup'), time: chosen('time'), timeout: chosen('timeout'), quick: values.quick })
   const interrupt = interruptSignal(io)

@@ -12,14 +12,14 @@ import { parseLoadArgs } from './load.js'
  * what is printed while the app runs.
  */
 
-/** @type {import('./flags.js').Flag[]} */
-export const OBSERVING_FLAGS = [
+/** @satisfies {readonly import('./flags.js').Flag[]} */
+export const OBSERVING_FLAGS = /** @type {const} */ ([
   { name: 'load', type: 'string', placeholder: 'flags and url', description: 'once the app listens, run dyno load with these flags; $PORT is the app\'s port, e.g. --load \'-c 100 -d 10 http://127.0.0.1:$PORT/\'' },
   { name: 'on-port', type: 'string', placeholder: 'command', description: 'once the app listens, run this shell command (PORT is set) and stop when it exits' },
   { name: 'listen-timeout', type: 'duration', default: 30, placeholder: 'seconds', description: 'with --load or --on-port: how long to wait for the app to listen' },
   { name: 'stop-grace', type: 'duration', default: 5, placeholder: 'seconds', description: 'how long the app may take to shut down after SIGTERM before it gets SIGKILL' },
   { name: 'out', type: 'string', default: '.dyno', placeholder: 'folder', description: 'where run folders go' }
-]
+])
 
 /**
  * The options every observing command takes, from its parsed flags.
@@ -89,7 +89,7 @@ export function printRunEnd (io, name, result, exitCode) {
  * dyno's own flags, then the command: after `--`, or from the first word
  * that is neither a flag nor a flag's value.
  * @param {string[]} argv
- * @param {import('./flags.js').Flag[]} flags the command's flags
+ * @param {readonly import('./flags.js').Flag[]} flags the command's flags
  * @returns {[string[], string[]]}
  */
 export function splitCommand (argv, flags) {

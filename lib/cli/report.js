@@ -1,19 +1,20 @@
 import { runReport } from '../commands/report.js'
 import { usageError } from '../errors.js'
 import { renderDoctorSummary } from '../report/doctor-terminal.js'
+import { renderAsyncSummary } from '../report/async-terminal.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
 import { renderHeapRunSummary } from '../report/heap-terminal.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 
-/** @type {import('./flags.js').Command} */
-export const command = {
+/** @satisfies {import('./flags.js').Command} */
+export const command = /** @type {const} */ ({
   name: 'report',
   usage: 'dyno report <run folder>',
   summary: 'Render the report of a run folder again (after an upgrade, or from raw data copied elsewhere).',
   flags: [],
   examples: ['dyno report .dyno/2026-11-22T10-00-00-flame']
-}
+})
 
 /**
  * What the terminal shows of each kind of run.
@@ -22,7 +23,8 @@ export const command = {
 const SUMMARIES = {
   flame: (rendered, meta, style) => renderFlameSummary(rendered, meta.end, style),
   doctor: (rendered, meta, style) => renderDoctorSummary(rendered, meta.end, style),
-  heap: (rendered, meta, style) => renderHeapRunSummary(rendered, meta.end, style)
+  heap: (rendered, meta, style) => renderHeapRunSummary(rendered, meta.end, style),
+  async: (rendered, meta, style) => renderAsyncSummary(rendered, style)
 }
 
 /**

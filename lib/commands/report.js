@@ -10,7 +10,8 @@ import { readMeta } from '../run-folder.js'
 const RENDERERS = {
   flame: async (folder) => (await import('./flame-report.js')).renderFlameFolder(folder),
   doctor: async (folder) => (await import('./doctor-report.js')).renderDoctorFolder(folder),
-  heap: async (folder) => (await import('./heap-report.js')).renderHeapFolder(folder)
+  heap: async (folder) => (await import('./heap-report.js')).renderHeapFolder(folder),
+  async: async (folder) => (await import('./async-report.js')).renderAsyncFolder(folder)
 }
 
 /**

@@ -82,7 +82,7 @@ async function runInWorkers (options, report, signal) {
     workerData: { options: shared, index, parts }
   }))
   const results = workers.map((worker, index) => new Promise((resolve, reject) => {
-    worker.on('message', (message) => {
+    worker.on('message', (/** @type {import('./worker.js').WorkerMessage} */ message) => {
       if (message.type === 'result') {
         resolve(message.raw)
       } else if (message.type === 'error') {

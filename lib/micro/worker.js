@@ -21,6 +21,11 @@ import { sampleFor, warmUp } from './timing.js'
  * @typedef {{ type: 'list', file: string }
  *   | { type: 'measure', file: string, group: string, name: string, schedule: Schedule, baseline: boolean }} Job
  * @typedef {{ type: 'sample', ms: number } | { type: 'finish' }} Request
+ * @typedef {{ type: 'cases', cases: { group: string, name: string }[] }
+ *   | { type: 'warm', async: boolean, batch: number }
+ *   | { type: 'slice', samples: number[] }
+ *   | { type: 'finished', baselineNs: number | null, status: unknown }
+ *   | { type: 'error', stage: string, message: string }} Reply what the process answers
  */
 
 const job = /** @type {Job} */ (JSON.parse(process.argv[2]))
@@ -31,12 +36,12 @@ let stage = 'load'
 // into the parent's timeout rather than end the process quietly.
 const keepAlive = setInterval(() => {}, 1 << 30)
 
-/** @param {object} message */
+/** @param {Reply} message */
 function send (message) {
   process.send?.(message)
 }
 
-/** @param {object} message the last one: the process ends once it is sent */
+/** @param {Reply} message the last one: the process ends once it is sent */
 function sendLast (message) {
   process.send?.(message, () => {
     clearInterval(keepAlive)

@@ -5,7 +5,7 @@ import { DEFAULTS } from '../../lib/load/options.js'
 import { runDyno } from '../helpers/cli.js'
 
 test('the load flags take their defaults from the engine\'s one list', async () => {
-  const flag = (/** @type {string} */ name) => command.flags.find((f) => f.name === name)
+  const flag = (/** @type {string} */ name) => /** @type {{ default?: unknown } | undefined} */ (command.flags.find((f) => f.name === name))
   assert.equal(flag('connections')?.default, DEFAULTS.connections)
   assert.equal(flag('pipelining')?.default, DEFAULTS.pipelining)
   assert.equal(flag('duration')?.default, DEFAULTS.duration)

@@ -39,9 +39,11 @@ function hottest (data) {
 }
 
 /** The ways this Node line can run the TypeScript example as it is written. */
+/** @returns {Array<[string, string[]]>} how the app is run, and its command line */
 function typeScriptRunners () {
   const server = join(root, 'examples', 'typescript', 'src', 'server.ts')
   // tsx as the test finds it: the app runs from a temporary folder.
+  /** @type {Array<[string, string[]]>} */
   const runners = [['tsx', [NODE, '--import', import.meta.resolve('tsx'), server]]]
   if (major > 23 || (major === 23 && minor >= 6)) runners.push(['type stripping', [NODE, server]])
   else if (major === 22 && minor >= 6) runners.push(['type stripping', [NODE, '--experimental-strip-types', '--no-warnings', server]])
@@ -50,7 +52,7 @@ function typeScriptRunners () {
 
 test('TypeScript run as it is written: the hot function is named at its .ts file and line, with the source panel on the .ts text', async () => {
   for (const [how, command] of typeScriptRunners()) {
-    const run = await flame(/** @type {string[]} */ (command))
+    const run = await flame(command)
     const hot = hottest(run.data)
     assert.deepEqual({ ...hot, file: hot.file.replace(/^.*?(examples[/\\])/, '$1') }, { name: 'rankUsers', file: join('examples', 'typescript', 'src', 'routes', 'users.ts'), line: 10 }, how)
     assert.match(run.stdout, /Hottest functions \(self time\)\n +\d+\.\d% +[\d,]+ ms +rankUsers.*examples\/typescript\/src\/routes\/users\.ts:10/, how)

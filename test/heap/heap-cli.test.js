@@ -10,7 +10,11 @@ const cwd = tempDir('dyno-heap-cli-')
 /** @param {string[]} args */
 const dyno = (args) => runDyno(args, { cwd, timeout: 60_000 })
 
-/** One line, no stack trace, exit 2. @param {Awaited<ReturnType<typeof dyno>>} run @param {RegExp} message */
+/**
+ * One line, no stack trace, exit 2.
+ * @param {{ code: number | null, stderr: string }} run what runDyno gave
+ * @param {RegExp} message
+ */
 function mistake (run, message) {
   assert.equal(run.code, 2, run.stderr)
   assert.match(run.stderr, message)
@@ -43,4 +47,11 @@ test('dyno heap diff prints the growth table, and --json the rows and leaks', as
   assert.ok(result.comparison.some((/** @type {any} */ row) => row.name === 'Grown' && row.newCount === 500))
   assert.deepEqual(result.leaks.map((/** @type {any} */ leak) => [leak.constructor, leak.countDelta, leak.holder]), [['Grown', 500, '`kept` array items']])
   assert.ok(Array.isArray(result.leaks[0].path) && result.leaks[0].path.length > 1)
+})
+
+test('dyno heap diff --help shows the diff\'s own usage and flags', async () => {
+  const run = await runDyno(['heap', 'diff', '--help'])
+  assert.equal(run.code, 0)
+  assert.match(run.stdout, /^Usage: dyno heap diff <a\.heapsnapshot> <b\.heapsnapshot>/)
+  assert.doesNotMatch(run.stdout, /--load/)
 })

@@ -14,10 +14,10 @@ import { tempDir } from '../helpers/heap-snapshots.js'
 const examples = fileURLToPath(new URL('../../examples/heap/', import.meta.url))
 const LOAD = '-c 10 -a 3000 http://127.0.0.1:$PORT/'
 
-/** @param {string[]} args */
-async function heap (args) {
+/** @param {string[]} args @param {NodeJS.ProcessEnv} [env] */
+async function heap (args, env = {}) {
   const out = tempDir('dyno-heap-run-')
-  const run = await runDyno(['heap', '--out', out, '--json', ...args], { cwd: examples, timeout: 180_000 })
+  const run = await runDyno(['heap', '--out', out, '--json', ...args], { cwd: examples, env, timeout: 180_000 })
   const folders = existsSync(out) ? readdirSync(out) : []
   // The app's own output shares stdout; dyno's JSON comes last.
   const start = run.stdout.indexOf('{\n  "schemaVersion"')
@@ -27,6 +27,7 @@ async function heap (args) {
 test('the name server\'s leak: strings held by the properties of `names`, declared on line 8', async () => {
   const run = await heap(['--load', LOAD, '--', 'node', 'name-server.js'])
   assert.equal(run.code, 0, run.stderr)
+  const folder = /** @type {string} */ (run.folder)
   const { json } = run
   assert.equal(json.schemaVersion, 1)
   assert.equal(json.snapshots.length, 3)
@@ -45,8 +46,8 @@ test('the name server\'s leak: strings held by the properties of `names`, declar
   assert.equal(leak.path.at(-1).to, '(string)')
   const strings = json.comparison.find((/** @type {any} */ r) => r.name === '(string)')
   assert.equal(strings.countDelta, leak.countDelta)
-  assert.ok(existsSync(join(run.folder, 'report.html')))
-  assert.ok(existsSync(join(run.folder, 'heap.json')))
+  assert.ok(existsSync(join(folder, 'report.html')))
+  assert.ok(existsSync(join(folder, 'heap.json')))
 })
 
 test('the fixed name server grows by nothing above noise', async () => {
@@ -85,12 +86,13 @@ test('without a load: a snapshot before the first line and one at exit, for an a
 test('--sampling: the allocations by stack, as a flamegraph in bytes and a .heapprofile for DevTools', async () => {
   const run = await heap(['--sampling', '--sampling-interval', '1024', '--load', LOAD, '--', 'node', 'name-server.js'])
   assert.equal(run.code, 0, run.stderr)
+  const folder = /** @type {string} */ (run.folder)
   assert.ok(run.json.allocations.length > 0)
   assert.ok(run.json.allocations.every((/** @type {any} */ f) => f.bytes > 0))
-  const raw = readdirSync(join(run.folder, 'raw'))
+  const raw = readdirSync(join(folder, 'raw'))
   const profile = raw.find((f) => f.endsWith('.heap.heapprofile'))
   assert.ok(profile, raw.join(' '))
-  const html = readFileSync(join(run.folder, 'allocations.html'), 'utf8')
+  const html = readFileSync(join(folder, 'allocations.html'), 'utf8')
   const data = JSON.parse(/** @type {string} */ (/<script type="application\/json" id="flame-data">([^<]*)<\/script>/.exec(html)?.[1]))
   assert.equal(data.meta.unit, 'bytes')
   const names = data.frames.name.map((/** @type {number} */ i) => data.strings[i])
@@ -100,8 +102,15 @@ test('--sampling: the allocations by stack, as a flamegraph in bytes and a .heap
 test('--sampling on an app that exits by itself still writes its allocations', async () => {
   const run = await heap(['--sampling', '--sampling-interval', '512', '--', 'node', fileURLToPath(new URL('../fixtures/apps/heap-jobs.cjs', import.meta.url))])
   assert.equal(run.code, 0, run.stderr)
+  const folder = /** @type {string} */ (run.folder)
   assert.equal(run.json.end.how, 'exited on its own with code 0')
   assert.ok(run.json.allocations.length > 0)
-  assert.ok(readdirSync(join(run.folder, 'raw')).some((f) => f.endsWith('.heap.heapprofile')))
-  assert.ok(existsSync(join(run.folder, 'allocations.html')))
+  assert.ok(readdirSync(join(folder, 'raw')).some((f) => f.endsWith('.heap.heapprofile')))
+  assert.ok(existsSync(join(folder, 'allocations.html')))
+})
+
+test('under an inherited NODE_V8_COVERAGE (c8, nyc), where functions carry debug info, the holder keeps its file and line', async () => {
+  const run = await heap(['--load', LOAD, '--', 'node', 'name-server.js'], { NODE_V8_COVERAGE: tempDir('dyno-heap-coverage-') })
+  assert.equal(run.code, 0, run.stderr)
+  assert.deepEqual(run.json.leaks.map((/** @type {any} */ l) => l.location), ['name-server.js:8'])
 })

@@ -7,6 +7,8 @@ import { readSnapshot } from '../../lib/analyze/heap/read-snapshot.js'
 import { MAX_STRING_BYTES, StringTable } from '../../lib/analyze/heap/string-table.js'
 import { nodeBinaries, takeSnapshots } from '../helpers/heap-snapshots.js'
 
+/** @typedef {import('../../lib/errors.js').DynoError} DynoError */
+
 const KNOWN_HEAP = `
 class Marker { constructor (i) { this.i = i; this.label = 'marker-' + i } }
 globalThis.kept = Array.from({ length: 250 }, (_, i) => new Marker(i))
@@ -82,8 +84,10 @@ test('chunks of any size read the same, escapes and all', async () => {
     strings: ['', 'Obj "quoted" \\ back', 'key\u2028with ünïcode and \\"\\\\', 'x'.repeat(3000)]
   }, null, 1)
   for (const size of [1, 2, 3, 7, 64]) {
+    /** @type {(string | number)[]} */
     const keys = []
     const table = new StringTable()
+    /** @type {number[]} */
     const numbers = []
     const reader = new SectionReader((key) => {
       keys.push(key)
@@ -108,16 +112,16 @@ test('a file that is not a snapshot, or is cut short, is refused in one line', a
   const [path] = takeSnapshots('snapshot()')
   const cut = join(dirname(path), 'cut.heapsnapshot')
   writeFileSync(cut, readFileSync(path).subarray(0, 200_000))
-  await assert.rejects(readSnapshot(cut), (err) => err.code === 'DYNO_BAD_SNAPSHOT' && err.exitCode === 2 && /ends before the snapshot does/.test(err.message))
+  await assert.rejects(readSnapshot(cut), (/** @type {DynoError} */ err) => err.code === 'DYNO_BAD_SNAPSHOT' && err.exitCode === 2 && /ends before the snapshot does/.test(err.message))
   const notOne = join(dirname(path), 'profile.heapsnapshot')
   writeFileSync(notOne, JSON.stringify({ nodes: [], startTime: 0 }))
-  await assert.rejects(readSnapshot(notOne), (err) => err.code === 'DYNO_BAD_SNAPSHOT' && /"nodes" comes before "snapshot"/.test(err.message))
-  await assert.rejects(readSnapshot(join(dirname(path), 'missing.heapsnapshot')), (err) => err.code === 'DYNO_BAD_FILE')
+  await assert.rejects(readSnapshot(notOne), (/** @type {DynoError} */ err) => err.code === 'DYNO_BAD_SNAPSHOT' && /"nodes" comes before "snapshot"/.test(err.message))
+  await assert.rejects(readSnapshot(join(dirname(path), 'missing.heapsnapshot')), (/** @type {DynoError} */ err) => err.code === 'DYNO_BAD_FILE')
 })
 
 test('a snapshot larger than the memory at hand is refused before anything is allocated', async () => {
   const [path] = takeSnapshots('snapshot()')
-  await assert.rejects(readSnapshot(path, { availableBytes: 10_000_000 }), (err) => {
+  await assert.rejects(readSnapshot(path, { availableBytes: 10_000_000 }), (/** @type {DynoError} */ err) => {
     assert.equal(err.code, 'DYNO_HEAP_TOO_LARGE')
     assert.equal(err.exitCode, 2)
     assert.match(err.message, /holds [\d,]+ objects and [\d,]+ references: analysing it needs about [\d.]+ MB of memory and 10 MB is available/)

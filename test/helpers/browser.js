@@ -63,7 +63,7 @@ export async function reportViewer (options = {}) {
  * runs `fn` on the page, then asserts that the page reported no error and
  * opened no dialog.
  * @param {Parameters<typeof reportViewer>[0]} [options]
- * @param {(page: import('playwright-core').Page) => Promise<void>} [setup]
+ * @param {(page: import('playwright-core').Page) => Promise<unknown>} [setup]
  */
 export function reportViewerForTests (options, setup) {
   /** @type {Awaited<ReturnType<typeof reportViewer>> | undefined} */

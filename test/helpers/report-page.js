@@ -34,7 +34,7 @@ export async function hoverFrame (page, name, index = 0) {
   const rect = await frameRect(page, name, index)
   await page.mouse.move(rect.x + rect.width - 3, rect.y + rect.height / 2)
   await page.waitForSelector('#tooltip:not([hidden])')
-  return page.textContent('#tooltip')
+  return (await page.textContent('#tooltip')) ?? ''
 }
 
 /**
@@ -77,7 +77,7 @@ export function headerFacts (page) {
 
 /** @param {Page} page @returns {Promise<string[][]>} the functions table, row by row */
 export function tableRows (page) {
-  return page.$$eval('#functions tbody tr', (rows) => rows.map((row) => [...row.cells].map((cell) => (cell.textContent ?? '').replace(/[\u2066\u2069]/g, '').trim())))
+  return page.$$eval('#functions tbody tr', (rows) => rows.map((row) => Array.from(/** @type {HTMLTableRowElement} */ (row).cells, (cell) => (cell.textContent ?? '').replace(/[\u2066\u2069]/g, '').trim())))
 }
 
 /** @param {Page} page @param {string} query */

@@ -43,6 +43,7 @@ test('results of several workers add up', () => {
     durationMs: 2000,
     sent: 10,
     responses: 9,
+    pending: 0,
     bytes: 100,
     dropped: 0,
     peakConnections: 2,
@@ -50,7 +51,8 @@ test('results of several workers add up', () => {
     errors: { timeout: 1, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, other: 0 },
     latency,
     perSecond: { responses: perSecond, bytes: perSecond.map((n) => n * 10) },
-    targetRefusing: false
+    targetRefusing: false,
+    failure: null
   })
   const a = new LatencyRecorder()
   a.record(100)

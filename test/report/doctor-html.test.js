@@ -25,6 +25,7 @@ const viewer = reportViewerForTests({}, (page) => page.addInitScript(() => {
  * @param {{ argv?: string[], how?: string, loadWindow?: { startMs: number, endMs: number } | null, load?: any, timeline?: any[] }} [options]
  */
 function doctorRun (samples, { argv = ['node', 'app.js'], how = 'stopped by dyno after the load', loadWindow = null, load = null, timeline = [] } = {}) {
+  const loadFlags = load ? '-c 10 -d 5 http://127.0.0.1:$PORT/' : null
   /** @type {import('../../lib/run-folder.js').RunMeta} */
   const meta = {
     schemaVersion: 2,
@@ -37,7 +38,7 @@ function doctorRun (samples, { argv = ['node', 'app.js'], how = 'stopped by dyno
     v8: '13.6.233.10-node.15',
     startedAt: '2026-11-23T10:00:00.000Z',
     finishedAt: '2026-11-23T10:00:10.000Z',
-    options: { sampleIntervalMs: 10, loadFlags: load ? '-c 10 -d 5 http://127.0.0.1:$PORT/' : null, load: load ? 'http://127.0.0.1:$PORT/' : null, onPort: null },
+    options: { sampleIntervalMs: 10, loadFlags, load: load ? 'http://127.0.0.1:$PORT/' : null, onPort: null },
     load,
     loadWindow,
     onPort: null,
@@ -46,7 +47,7 @@ function doctorRun (samples, { argv = ['node', 'app.js'], how = 'stopped by dyno
     threads: 0,
     end: { how, code: null, signal: null, clean: true, stoppedByDyno: true }
   }
-  const analysis = analyzeDoctor({ samples, loadWindow, driver: load ? 'load' : null, load, run: { argv, load: meta.options.loadFlags, onPort: null } })
+  const analysis = analyzeDoctor({ samples, loadWindow, driver: load ? 'load' : null, load, run: { argv, load: loadFlags, onPort: null } })
   return renderDoctorHtml({ meta, analysis, samples, timeline })
 }
 

@@ -61,7 +61,7 @@ test('compareRounds: drift shared by a round cancels; A/A stays at 5% false posi
   // test, not by Welch's on the same numbers; identical cases are called different in about
   // 5% of 4000 trials.
   const { normal } = seededRandom(7)
-  /** @param {number} rounds @param {number} ratio b's speed over a's */
+  /** @param {number} rounds @param {number} ratio b's speed over a's @returns {[number[], number[]]} */
   const rounds = (rounds, ratio) => {
     const a = []
     const b = []

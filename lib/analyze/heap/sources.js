@@ -20,7 +20,10 @@ export function snapshotSources (s, { cwd, readSource }) {
       const info = s.edgeTo[shared]
       for (const name of ['script', 'script_or_debug_info']) {
         const e = s.findEdge(info, s.edges.internal, name)
-        if (e !== -1) return s.name(s.edgeTo[e]) || null
+        if (e === -1) continue
+        const target = s.edgeTo[e]
+        // Under coverage or a debugger, the function carries debug info, and the script is behind it.
+        return s.name(target) === 'system / DebugInfo' ? scriptBehind(s, target, info) : s.name(target) || null
       }
       return null
     },
@@ -47,6 +50,21 @@ export function snapshotSources (s, { cwd, readSource }) {
       return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path
     }
   }
+}
+
+/**
+ * The script a DebugInfo holds: of what it points to, other than the
+ * function itself, the one named like a script.
+ * @param {import('./snapshot.js').HeapSnapshot} s
+ * @param {number} debugInfo @param {number} info the function's shared info
+ */
+function scriptBehind (s, debugInfo, info) {
+  for (let e = s.firstEdge[debugInfo]; e < s.firstEdge[debugInfo + 1]; e++) {
+    const to = s.edgeTo[e]
+    const name = s.name(to)
+    if (to !== info && /^(?:file:|node:|\/|[A-Za-z]:\\)/.test(name)) return name
+  }
+  return null
 }
 
 /** @param {string} url @returns {string | null} */

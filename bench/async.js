@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+/**
+ * What dyno async costs the app: req/s of a server that saturates one core,
+ * with no tool and under `dyno async` at its default sampling, in paired
+ * rounds (the two side by side in each round, in alternating order), as the
+ * ratio of their req/s with its 95% interval. Two apps: the hello-world
+ * server, and one that awaits in a loop (some sixty async operations a
+ * request). With clinic bubbleprof installed under bench/ (npm install
+ * --prefix bench @clinic/bubbleprof), it runs on the same apps under the same
+ * load, and what it does is printed.
+ *
+ * The app is pinned to CPU 0, the load (dyno load, 50 connections) to CPU 1.
+ *
+ *   node bench/async.js [--rounds 6] [--duration 5] [--sample 10]
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { compareRounds } from '../lib/stats/paired.js'
+import { DEFAULT_SAMPLE } from '../lib/commands/async.js'
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '6' },
+    duration: { type: 'string', default: '5' },
+    sample: { type: 'string', default: String(DEFAULT_SAMPLE) }
+  }
+})
+const rounds = Number(values.rounds)
+const duration = Number(values.duration)
+const root = fileURLToPath(new URL('..', import.meta.url))
+const dyno = join(root, 'bin/dyno.js')
+const bubbleprof = join(root, 'bench/node_modules/@clinic/bubbleprof')
+/** How long clinic bubbleprof may take, from its start to its report. */
+const BUBBLEPROF_LIMIT_MS = 180_000
+const apps = { 'hello world': join(root, 'bench/apps/hello.js'), 'await in a loop': join(root, 'bench/apps/await-loop.js') }
+
+/** The load, as a shell command for --on-port; writes JSON to `out`. */
+const loadCommand = (/** @type {string} */ out) =>
+  `taskset -c 1 "${process.execPath}" "${dyno}" load -c 50 -d ${duration} --json http://127.0.0.1:$PORT/ > "${out}"`
+
+/**
+ * @param {string[]} command
+ * @param {string} cwd
+ * @returns {Promise<{ code: number | null, stderr: string }>}
+ */
+function run (command, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
+    let stderr = ''
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('exit', (code) => resolve({ code, stderr }))
+  })
+}
+
+/** The app alone: start it, wait for its port, load it, stop it. @param {string} app @param {string} out */
+async function plain (app, out) {
+  const child = spawn('taskset', ['-c', '0', process.execPath, app], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise((resolve) => child.stdout.on('data', (d) => {
+    const m = /listening on (\d+)/.exec(String(d))
+    if (m) resolve(m[1])
+  }))
+  await run(['sh', '-c', loadCommand(out).replace('$PORT', port)], tmpdir())
+  child.kill()
+  await new Promise((resolve) => child.on('exit', resolve))
+}
+
+/** @param {string} app @param {string} dir @param {string} out */
+async function underDyno (app, dir, out) {
+  const { code, stderr } = await run(['taskset', '-c', '0', process.execPath, dyno, 'async', '--sample', values.sample ?? '10', '--out', dir,
+    '--on-port', loadCommand(out), '--', process.execPath, app], dir)
+  if (code !== 0) throw new Error(`dyno async exited with ${code}: ${stderr}`)
+  const folder = readdirSync(dir).find((name) => name.endsWith('-async'))
+  const counts = readFileSync(join(dir, /** @type {string} */ (folder), 'async.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'counts').pop()
+  return counts
+}
+
+/** @param {string} file */
+const requestsPerSecond = (file) => JSON.parse(readFileSync(file, 'utf8')).requests.average
+
+console.log(`apps on CPU 0, load (dyno load -c 50) on CPU 1; ${duration} s runs, ${rounds} paired rounds; dyno async at one request in ${values.sample}`)
+for (const [name, app] of Object.entries(apps)) {
+  /** @type {number[]} */
+  const alone = []
+  /** @type {number[]} */
+  const traced = []
+  let tracedRequests = 0
+  let requests = 0
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? ['alone', 'dyno'] : ['dyno', 'alone']
+    for (const mode of order) {
+      const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-async-'))
+      const out = join(dir, 'load.json')
+      if (mode === 'alone') {
+        await plain(app, out)
+        alone[round] = requestsPerSecond(out)
+      } else {
+        const counts = await underDyno(app, dir, out)
+        traced[round] = requestsPerSecond(out)
+        tracedRequests += counts.traced
+        requests += counts.requests
+      }
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+  const kept = compareRounds(alone, traced)
+  const rps = (/** @type {number[]} */ list) => Math.round(list.reduce((a, b) => a + b, 0) / list.length).toLocaleString('en-US')
+  console.log(`\n${name}: no tool ${rps(alone)} req/s, dyno async ${rps(traced)} req/s`)
+  console.log(`  kept ${(kept.ratio * 100).toFixed(1)}% (95% interval ${(kept.low * 100).toFixed(1)}% to ${(kept.high * 100).toFixed(1)}%), ${tracedRequests.toLocaleString('en-US')} of ${requests.toLocaleString('en-US')} requests traced`)
+}
+
+if (!existsSync(bubbleprof)) {
+  console.log('\nclinic bubbleprof: not installed under bench/ (npm install --prefix bench @clinic/bubbleprof), not run')
+} else {
+  for (const [name, app] of Object.entries(apps)) {
+    const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-bubbleprof-'))
+    const line = await runFor(['node', join(root, 'bench/lib/bubbleprof.cjs'), app, dir, String(duration)], dir, BUBBLEPROF_LIMIT_MS)
+    const r = line ? JSON.parse(line) : null
+    console.log(`\nclinic bubbleprof, ${name}: ` + (!r
+      ? `no result within ${BUBBLEPROF_LIMIT_MS / 1000} s of starting (stopped)`
+      : `${Math.round(r.rps).toLocaleString('en-US')} req/s under load, ${(r.traceBytes / 1e6).toFixed(0)} MB of trace events; ` +
+        (r.report ? `report written ${r.reportS.toFixed(0)} s after the start` : `no report (${r.error ?? 'none written'})`)))
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Runs a command for at most `ms`; returns the last line it printed, or null if it ran out of time.
+ * @param {string[]} command @param {string} cwd @param {number} ms
+ * @returns {Promise<string | null>}
+ */
+function runFor (command, cwd, ms) {
+  return new Promise((resolve) => {
+    const child = spawn(command[0], command.slice(1), { cwd, stdio: ['ignore', 'pipe', 'ignore'], detached: true })
+    let stdout = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL')
+      } catch {}
+      resolve(null)
+    }, ms)
+    child.on('exit', () => {
+      clearTimeout(timer)
+      resolve(stdout.trim().split('\n').pop() || null)
+    })
+  })
+}

@@ -1,0 +1,254 @@
+'use strict'
+/**
+ * The async collector's main-thread side: which async operations each HTTP
+ * request of the app created, and when each was created, resolved and
+ * continued.
+ *
+ * The root of a request is the server's request, from the
+ * `http.server.request.start` diagnostics channel. One request in `sample`
+ * is traced; the others are only counted. While a traced request is in
+ * flight, the hooks are on for every request that runs beside it, and each
+ * pays for them: so a request is traced only while no more than one in
+ * `sample` of all requests so far has started under the hooks. Alone, one
+ * request in `sample` is traced; fifty side by side, about one in fifty
+ * times that, and the cost stays bounded at any load. A traced request marks the async
+ * resource the app's handler runs in, and async_hooks carries that mark to
+ * every resource created from it (the way AsyncLocalStorage works), so each
+ * operation is known to belong to the request; V8's promise hooks say when a
+ * traced promise settles and when its continuation runs. The hooks are
+ * enabled only while a traced request is in flight: between them, the app
+ * runs without them.
+ *
+ * A traced request is handed over as one JSON line when it finishes, is
+ * aborted, or runs longer than `maxTraceMs`; requests still open when
+ * observing ends are handed over as they are.
+ */
+const { createHook, executionAsyncId, executionAsyncResource } = require('node:async_hooks')
+const diagnostics = require('node:diagnostics_channel')
+const { promiseHooks } = require('node:v8')
+const { CallSites } = require('./call-sites.cjs')
+
+const TRACE = Symbol('dyno.async.trace')
+/** On a traced promise: its operation. */
+const OP = Symbol('dyno.async.op')
+
+/**
+ * Operations Node makes for its own bookkeeping (ticks of streams, writes of
+ * a response): traced, since the request's work can continue from them, but
+ * not worth a stack each.
+ */
+const NO_SITE = new Set(['TickObject', 'WRITEWRAP', 'SHUTDOWNWRAP', 'HTTPINCOMINGMESSAGE', 'HTTPSERVERASYNCRESOURCE'])
+
+/** Defaults; dyno passes its own. */
+const DEFAULT_SAMPLE = 10
+const DEFAULT_MAX_OPS = 5000
+const DEFAULT_MAX_TRACE_MS = 60_000
+
+/**
+ * One operation: what it is, where it was made, from what, and when
+ * (performance.now(); -1 for never).
+ * @typedef {object} Op
+ * @property {number} id async id
+ * @property {string} type async_hooks type: PROMISE, Timeout, FSREQCALLBACK, TCPWRAP, …
+ * @property {number} site
+ * @property {number} trigger the operation it was made from (for a promise from `await` or `then`: the promise awaited)
+ * @property {number} exec the operation whose callback or continuation made it
+ * @property {number} created
+ * @property {number} resolved a promise's resolution
+ * @property {number} before its first callback or continuation began
+ * @property {number} resolvedBy the operation whose callback resolved it
+ * @property {number} made how many operations its callbacks made so far
+ */
+
+class Trace {
+  /**
+   * @param {number} id
+   * @param {{ method?: string, url?: string }} request
+   */
+  constructor (id, request) {
+    this.id = id
+    this.start = performance.now()
+    this.startEpoch = performance.timeOrigin + this.start
+    this.method = String(request.method || '')
+    this.path = String(request.url || '').split('?')[0].slice(0, 200)
+    this.root = executionAsyncId()
+    /** @type {Op[]} */
+    this.ops = []
+    this.dropped = 0
+    this.done = false
+  }
+
+  now () {
+    return performance.now() - this.start
+  }
+}
+
+/**
+ * @param {{ sample?: number, maxOps?: number, maxTraceMs?: number }} options
+ * @param {(text: string, counts: object) => void} emit receives JSON lines (sites first) and the counts so far
+ */
+function startTracer (options, emit) {
+  const sample = Math.max(1, Math.floor(Number(options.sample) || DEFAULT_SAMPLE))
+  const maxOps = Number(options.maxOps) || DEFAULT_MAX_OPS
+  const maxTraceMs = Number(options.maxTraceMs) || DEFAULT_MAX_TRACE_MS
+  const sites = new CallSites()
+  /** Traced requests in flight, by their request object. @type {Map<object, Trace>} */
+  const inFlight = new Map()
+  /** Operations of traced requests in flight, by async id. @type {Map<number, Op>} */
+  const live = new Map()
+  /** hooked: requests that started while the hooks were on (and paid for them) */
+  const counts = { requests: 0, finished: 0, traced: 0, hooked: 0 }
+  let nextId = 1
+  /** @type {string[]} */
+  let lines = []
+
+  function init (/** @type {number} */ id, /** @type {string} */ type, /** @type {number} */ trigger, /** @type {any} */ resource) {
+    const trace = /** @type {any} */ (executionAsyncResource())[TRACE]
+    if (!trace || trace.done) return
+    resource[TRACE] = trace
+    const exec = executionAsyncId()
+    const now = performance.now()
+    const maker = live.get(exec)
+    if (maker !== undefined && maker.before === -1) maker.before = now
+    if (trace.ops.length >= maxOps) {
+      trace.dropped++
+      return
+    }
+    let site = -1
+    if (!NO_SITE.has(type)) site = maker !== undefined && maker.site >= 0 ? sites.within(maker.site, maker.made++, type, init) : sites.capture(init, type === 'PROMISE')
+    /** @type {Op} */
+    const op = { id, type, site, trigger, exec, created: now, resolved: -1, before: -1, resolvedBy: -1, made: 0 }
+    trace.ops.push(op)
+    live.set(id, op)
+    if (type === 'PROMISE') resource[OP] = op
+  }
+
+  /**
+   * The callback of operation `id` is running at `now`: the first sign of it
+   * is its start. (A hook on every callback's start would cost every
+   * callback of the app a call into JavaScript.)
+   * @param {number} id @param {number} now
+   */
+  function began (id, now) {
+    const op = live.get(id)
+    if (op !== undefined && op.before === -1) op.before = now
+  }
+
+  // Promises are followed through V8's own promise hooks, which call here directly.
+  /** @param {any} promise */
+  function promiseBefore (promise) {
+    const op = promise[OP]
+    if (op !== undefined && op.before === -1) op.before = performance.now()
+  }
+  /** @param {any} promise */
+  function promiseSettled (promise) {
+    const op = promise[OP]
+    if (op === undefined || op.resolved !== -1) return
+    const by = executionAsyncId()
+    op.resolved = performance.now()
+    op.resolvedBy = by
+    began(by, op.resolved)
+  }
+
+  const hook = createHook({ init })
+  /** @type {(() => void) | null} */
+  let stopPromiseHooks = null
+  function enable () {
+    hook.enable()
+    stopPromiseHooks = /** @type {() => void} */ (promiseHooks.createHook({ before: promiseBefore, settled: promiseSettled }))
+  }
+  function disable () {
+    hook.disable()
+    stopPromiseHooks?.()
+    stopPromiseHooks = null
+  }
+
+  diagnostics.subscribe('http.server.request.start', (message) => {
+    const { request, response } = /** @type {{ request: any, response: any }} */ (message)
+    counts.requests++
+    const resource = /** @type {any} */ (executionAsyncResource())
+    const hooked = inFlight.size > 0
+    if (hooked) counts.hooked++
+    if ((counts.requests - 1) % sample !== 0 || counts.hooked > counts.requests / sample) {
+      // The connection's resource may still carry an earlier request's mark.
+      if (hooked) resource[TRACE] = null
+      return
+    }
+    const trace = new Trace(nextId++, request)
+    counts.traced++
+    if (!hooked) {
+      counts.hooked++
+      enable()
+    }
+    inFlight.set(request, trace)
+    resource[TRACE] = trace
+    response.once('close', () => {
+      if (!trace.done) finish(request, trace, response.writableFinished ? 'finished' : 'aborted', response.statusCode)
+    })
+  })
+  diagnostics.subscribe('http.server.response.finish', (message) => {
+    const { request, response } = /** @type {{ request: any, response: any }} */ (message)
+    counts.finished++
+    const trace = inFlight.get(request)
+    if (trace) finish(request, trace, 'finished', response.statusCode)
+  })
+
+  /**
+   * @param {object} request @param {Trace} trace
+   * @param {'finished' | 'aborted' | 'open' | 'cut'} how @param {number} [status]
+   */
+  function finish (request, trace, how, status) {
+    trace.done = true
+    lines.push(serialize(trace, how, trace.now(), status))
+    inFlight.delete(request)
+    for (const op of trace.ops) live.delete(op.id)
+    if (inFlight.size === 0) disable()
+  }
+
+  /** @param {Trace} trace @param {string} how @param {number} duration @param {number} [status] */
+  function serialize (trace, how, duration, status) {
+    let text = ''
+    for (const site of sites.takeNew()) text += JSON.stringify({ type: 'site', ...site }) + '\n'
+    const t = trace.start
+    const ops = trace.ops.map((op) => [op.id, op.type, op.site, op.trigger, op.exec, since(op.created, t), since(op.resolved, t), since(op.before, t), op.resolvedBy])
+    return text + JSON.stringify({
+      type: 'request',
+      id: trace.id,
+      method: trace.method,
+      path: trace.path,
+      status: status ?? null,
+      how,
+      startMs: ms(trace.startEpoch),
+      durationMs: ms(duration),
+      root: trace.root,
+      dropped: trace.dropped,
+      ops
+    }) + '\n'
+  }
+
+  /** Hands over what is ready; with `final`, the requests still open too. */
+  function flush (final = false) {
+    const now = performance.now()
+    for (const [request, trace] of inFlight) {
+      if (now - trace.start > maxTraceMs) finish(request, trace, 'cut')
+      else if (final) finish(request, trace, 'open')
+    }
+    const text = lines.join('')
+    lines = []
+    emit(text, { ...counts, sample })
+  }
+
+  return { flush }
+}
+
+/** @param {number} value */
+function ms (value) {
+  return Math.round(value * 100) / 100
+}
+
+/** A time as ms from `start`, -1 for never. @param {number} time @param {number} start */
+function since (time, start) {
+  return time === -1 ? -1 : ms(time - start)
+}
+
+module.exports = { startTracer }

@@ -1,0 +1,54 @@
+import { copyFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { collectorFile } from '../observe/processes.js'
+import { FILES, renderAsyncFolder } from './async-report.js'
+import { observeRun } from './observed-run.js'
+
+/** One request in this many is traced, unless --sample says otherwise. */
+export const DEFAULT_SAMPLE = 10
+
+/**
+ * @typedef {import('./observed-run.js').ObservingOptions & { sample: number }} AsyncOptions
+ *
+ * @typedef {object} AsyncResult
+ * @property {string} folder
+ * @property {import('../run-folder.js').RunMeta} meta
+ * @property {ReturnType<typeof renderAsyncFolder>} rendered
+ * @property {import('../errors.js').DynoError | null} failure
+ */
+
+/**
+ * `dyno async`: where the app's requests spend their time waiting, while the
+ * load (or the --on-port command, or nothing) runs. One request in `sample`
+ * is traced operation by operation; the findings, the critical paths and the
+ * report come from those. A failing app, or requests that never finished,
+ * still get their report from what was traced.
+ * @param {AsyncOptions} options
+ * @param {import('./io.js').CommandIO} io
+ * @returns {Promise<{ result: AsyncResult, exitCode: number }>}
+ */
+export async function runAsync (options, io) {
+  const run = await observeRun('async', options, io, {
+    collectors: { async: { sample: options.sample } },
+    busy: (process) => size(asyncFile(process)),
+    options: { sample: options.sample }
+  })
+  const data = asyncFile(run.chosen)
+  if (data) copyFileSync(data, join(run.folder, FILES.data))
+  const rendered = renderAsyncFolder(run.folder)
+  return { result: { folder: run.folder, meta: run.meta, rendered, failure: run.failure }, exitCode: run.exitCode }
+}
+
+/** @param {import('../observe/processes.js').ProcessRecord} process */
+function asyncFile (process) {
+  return collectorFile(process, 'async', 'jsonl')
+}
+
+/** @param {string | null} file */
+function size (file) {
+  try {
+    return file ? statSync(file).size : 0
+  } catch {
+    return 0
+  }
+}

@@ -1,0 +1,80 @@
+import { pathToFileURL } from 'node:url'
+import { explainFinding, ms, placeNamer } from './async-words.js'
+import { count } from './format.js'
+
+/** @typedef {import('./async-words.js').Places} Places */
+
+/** The most steps of the typical request's critical path printed. */
+const MAX_PATH_LINES = 8
+
+/**
+ * The end of an async run on the terminal: what was traced, the findings by
+ * time per request with where they are and what a change would save, the
+ * typical request's critical path, how the app ended, and where the report is.
+ * @param {{ analysis: import('../analyze/async.js').AsyncAnalysis, html: string, meta: import('../run-folder.js').RunMeta }} rendered
+ * @param {import('./style.js').Style} style
+ */
+export function renderAsyncSummary (rendered, style) {
+  const { analysis, meta } = rendered
+  const where = placeNamer(analysis, meta.cwd)
+  const out = [traced(analysis)]
+  if (analysis.traced.total > 0) {
+    out.push('')
+    if (analysis.findings.length === 0) {
+      out.push(`No serial awaits, awaits in loops or unbounded fan-outs in the ${count(analysis.traced.analyzed)} requests traced.`)
+    } else {
+      out.push(style.bold('Findings, by time per request'))
+      for (const finding of analysis.findings) out.push(...findingLines(finding, where, style))
+    }
+    const typical = analysis.typical ?? analysis.slowest
+    if (typical) out.push('', ...pathLines(typical, typical === analysis.typical ? 'Typical request' : 'Slowest request', where, style))
+  }
+  if (meta.end) out.push('', `The app ${meta.end.how}.`)
+  out.push('', `Report: ${pathToFileURL(rendered.html).href}`)
+  return out.join('\n') + '\n'
+}
+
+/** @param {import('../analyze/async.js').AsyncAnalysis} analysis */
+function traced (analysis) {
+  const { counts, traced, latency } = analysis
+  if (counts.requests === 0 && traced.total === 0) return 'No HTTP request reached the app while it was observed: drive it with --load or --on-port.'
+  let line = `${count(counts.requests)} requests, ${count(traced.total)} traced (1 in ${count(counts.sample)})`
+  if (latency) line += `; typical ${ms(latency.medianMs)}, slowest ${ms(latency.maxMs)}`
+  if (traced.open > 0) line += `; ${count(traced.open)} traced never finished`
+  if (traced.aborted > 0) line += `; ${count(traced.aborted)} cut off when the client went away`
+  return line + '.'
+}
+
+/**
+ * @param {import('../analyze/async.js').AsyncFinding} finding
+ * @param {Places} where
+ * @param {import('./style.js').Style} style
+ */
+function findingLines (finding, where, style) {
+  const [what, change] = explainFinding(finding, where)
+  return [
+    `  ${style.yellow(finding.kind)}  ${where.location(finding.location)}  ${ms(finding.perRequestMs)} a request, saves ~${ms(finding.savingMs)}`,
+    `    ${what}`,
+    `    ${change}`
+  ]
+}
+
+/**
+ * @param {import('../analyze/async.js').RequestView} view
+ * @param {string} title
+ * @param {Places} where
+ * @param {import('./style.js').Style} style
+ */
+function pathLines (view, title, where, style) {
+  const lines = [style.bold(`${title}: ${view.method} ${view.path}, ${ms(view.durationMs)}${view.how === 'finished' ? '' : ` (${view.how})`}; its critical path`)]
+  const worth = view.steps.filter((s) => s.end - s.start >= Math.max(0.5, view.durationMs * 0.01))
+  if (worth.length === 0) lines.push('  no wait on it: the time went to running code')
+  const shown = worth.slice(0, MAX_PATH_LINES)
+  const width = Math.max(...shown.map((s) => ms(s.end).length))
+  for (const step of shown) {
+    const awaited = step.awaitedAt >= 0 ? `, awaited at ${where.site(step.awaitedAt)}` : ''
+    lines.push(`  ${ms(step.start).padStart(width)} → ${ms(step.end).padStart(width)}  ${step.kind.padEnd(7)} made at ${where.site(step.site)}${awaited}`)
+  }
+  if (worth.length > MAX_PATH_LINES) lines.push(`  … and ${worth.length - MAX_PATH_LINES} more waits (see the report)`)
+  return lines
+}

@@ -1,0 +1,75 @@
+import { isAbsolute, relative } from 'node:path'
+import { siteLocation } from '../analyze/async.js'
+import { decimal } from './format.js'
+
+/**
+ * What dyno async says about a finding and a wait, in words: shared by the
+ * terminal summary and the HTML report (which shows these sentences as text).
+ */
+
+/**
+ * @typedef {object} Places names places as the user knows them: paths relative to the app's folder
+ * @property {(l: import('../analyze/async.js').Location) => string} location `file:line`
+ * @property {(id: number) => string} site `file:line (function)`
+ */
+
+/**
+ * @param {import('../analyze/async.js').AsyncAnalysis} analysis
+ * @param {string} cwd
+ * @returns {Places}
+ */
+export function placeNamer (analysis, cwd) {
+  const sites = new Map(analysis.sites.map((s) => [s.id, s]))
+  const location = (/** @type {import('../analyze/async.js').Location} */ l) => l.file ? `${relativeFile(l.file, cwd)}:${l.line}` : '(unknown place)'
+  return {
+    location,
+    site: (id) => {
+      const site = sites.get(id)
+      // An anonymous callback is named by the function it is written in.
+      const named = site?.frames.find((f) => f.fn)
+      return named ? `${location(siteLocation(site))} (${named.fn})` : location(siteLocation(site))
+    }
+  }
+}
+
+/** @param {string} file @param {string} cwd a path under cwd as relative, any other as it is */
+export function relativeFile (file, cwd) {
+  if (!isAbsolute(file)) return file
+  const rel = relative(cwd, file)
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file
+}
+
+/**
+ * The two sentences under a finding's heading: what happens, and what to do.
+ * @param {import('../analyze/async.js').AsyncFinding} finding
+ * @param {Places} places
+ * @returns {[string, string]}
+ */
+export function explainFinding (finding, places) {
+  const fn = finding.location.fn || 'An anonymous function'
+  if (finding.kind === 'serial-awaits') {
+    const d = /** @type {import('../analyze/async.js').SerialDetail} */ (finding.detail)
+    return [
+      `${fn} awaits ${d.awaits.length} operations one after another, each started once the one before had settled: ${d.awaits.map((a) => `${ms(a.ms)} (line ${a.location.line})`).join(', ')}.`,
+      `Started together and awaited with Promise.all, they would take the longest, ${ms(d.longestMs)}. Whether they are independent is your call.`
+    ]
+  }
+  if (finding.kind === 'await-in-loop') {
+    const d = /** @type {import('../analyze/async.js').LoopDetail} */ (finding.detail)
+    return [
+      `${fn} awaits here ${decimal(d.count, 0)} times in a row, ${ms(d.eachMs)} each, ${ms(d.totalMs)} in all.`,
+      `With Promise.all: ~${ms(d.allMs)}; ${d.limit} at a time (p-map style): ~${ms(d.limitedMs)}.`
+    ]
+  }
+  const d = /** @type {import('../analyze/async.js').FanOutDetail} */ (finding.detail)
+  const atOnce = decimal(Math.max(1, d.atOnce), 0)
+  return [
+    `${decimal(d.count, 0)} operations made at once (${places.location(d.madeAt)}) wait in line: the first ${ms(d.firstMs)}, the last ${ms(d.lastMs)}; about ${atOnce} are served at a time.`,
+    `Running them ${atOnce} at a time keeps other requests from waiting behind them; fewer, batched operations save the wait.`
+  ]
+}
+
+/** @param {number} value `8.3 ms`, `83 ms` */
+export function ms (value) {
+  return `${decimal(value, value >= 100 ? 0 : 1)} ms`
+}

@@ -1,0 +1,104 @@
+/**
+ * dyno async on the examples, with real servers under real load: each gets
+ * its finding at the right file and line, with a saving within 20% of the
+ * one its known waits give; the fixed versions get none. Every request is
+ * traced (--sample 1), one connection at a time, so the waits are the
+ * examples' own (the fan-out's queue is its request's alone).
+ */
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { runDyno } from '../helpers/cli.js'
+import { EXPECTED, FIXED, dynoAsync, examplePath, within } from '../helpers/async.js'
+
+const load = (/** @type {number} */ requests) => ['--load', `-c 1 -a ${requests} http://127.0.0.1:$PORT/`]
+
+for (const [example, expected] of Object.entries(EXPECTED)) {
+  test(`${example}: ${expected.kind} at its line, saving within 20% of the true one`, async () => {
+    const run = await dynoAsync(['--sample', '1', '--json', ...load(5), '--', process.execPath, examplePath(example)])
+    assert.equal(run.code, 0, run.stderr)
+    const result = run.json
+    assert.equal(result.schemaVersion, 1)
+    assert.equal(result.requests.traced, 5)
+    assert.equal(result.findings.length, 1, JSON.stringify(result.findings))
+    const [finding] = result.findings
+    assert.equal(finding.kind, expected.kind)
+    assert.equal(finding.location.file, examplePath(example))
+    assert.equal(finding.location.line, expected.line())
+    assert.ok(within(finding.savingMs, expected.savingMs), `saving ${finding.savingMs} ms, true ${expected.savingMs} ms`)
+    assert.ok(within(finding.perRequestMs, expected.costMs), `cost ${finding.perRequestMs} ms, true ${expected.costMs} ms`)
+    // The same document is in the run folder.
+    assert.deepEqual(JSON.parse(readFileSync(join(/** @type {string} */ (run.folder), 'async.json'), 'utf8')).findings, result.findings)
+  })
+}
+
+for (const example of FIXED) {
+  test(`${example}, the fixed version: no finding`, async () => {
+    const run = await dynoAsync(['--sample', '1', '--json', ...load(5), '--', process.execPath, examplePath(example)])
+    assert.equal(run.code, 0, run.stderr)
+    const result = run.json
+    assert.equal(result.requests.finished, 5)
+    assert.deepEqual(result.findings, [])
+  })
+}
+
+test('the terminal: the load, the findings with their place and saving, the typical request\'s path, the report', async () => {
+  const run = await dynoAsync(['--sample', '1', ...load(4), '--', process.execPath, examplePath('chain-serial.cjs')])
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /│ Latency │/)
+  assert.match(run.stdout, /4 requests, 4 traced \(1 in 1\); typical [\d.]+ ms, slowest [\d.]+ ms\./)
+  assert.match(run.stdout, /Findings, by time per request\n {2}serial-awaits {2}\S*examples\/async\/chain-serial\.cjs:10 {2}[\d.]+ ms a request, saves ~[\d.]+ ms\n {4}readPage awaits 3 operations one after another/)
+  assert.match(run.stdout, /Whether they are independent is your call\./)
+  assert.match(run.stdout, /Typical request: GET \/, [\d.]+ ms; its critical path\n(.*timer +made at .*backend\.cjs:\d+ \(wait\), awaited at .*chain-serial\.cjs:1[012] \(readPage\)\n){3}/)
+  assert.match(run.stdout, /The app stopped by dyno after the load\./)
+  assert.match(run.stdout, /Report: file:\/\/.*\/report\.html/)
+  const folder = /** @type {string} */ (run.folder)
+  for (const file of ['meta.json', 'async.jsonl', 'async.json', 'report.html']) assert.ok(existsSync(join(folder, file)), file)
+  const meta = JSON.parse(readFileSync(join(folder, 'meta.json'), 'utf8'))
+  assert.equal(meta.kind, 'async')
+  assert.equal(meta.options.sample, 1)
+
+  // dyno report renders the folder again, to the same findings.
+  const again = await runDyno(['report', folder])
+  assert.equal(again.code, 0, again.stderr)
+  assert.match(again.stdout, /serial-awaits {2}\S*chain-serial\.cjs:10/)
+})
+
+test('by default one request in ten is traced, the rest counted', async () => {
+  const run = await dynoAsync(['--json', ...load(40), '--', process.execPath, examplePath('loop-all.js')])
+  assert.equal(run.code, 0, run.stderr)
+  const result = run.json
+  assert.equal(result.requests.sample, 10)
+  assert.equal(result.requests.received, 40)
+  assert.equal(result.requests.traced, 4)
+  assert.deepEqual(result.findings, [])
+})
+
+test('no request at all: the report says so, and how to send some', async () => {
+  const run = await dynoAsync(['--on-port', 'true', '--', process.execPath, examplePath('loop-all.js')])
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /No HTTP request reached the app while it was observed: drive it with --load or --on-port\./)
+  assert.ok(existsSync(join(/** @type {string} */ (run.folder), 'report.html')))
+})
+
+test('--sample takes a whole number from 1', async () => {
+  const run = await dynoAsync(['--sample', '0', '--', process.execPath, examplePath('loop-all.js')])
+  assert.equal(run.code, 2)
+  assert.match(run.stderr, /--sample/)
+  assert.equal(run.stderr.trim().split('\n').length, 1)
+})
+
+test('side by side, fewer requests are traced, so that no more than one in N runs under the hooks', async () => {
+  const sample = 4
+  const connections = 8
+  const requests = 200
+  const run = await dynoAsync(['--sample', String(sample), '--json', '--load', `-c ${connections} -a ${requests} http://127.0.0.1:$PORT/`, '--', process.execPath, examplePath('loop-all.js')])
+  assert.equal(run.code, 0, run.stderr)
+  const lines = readFileSync(join(/** @type {string} */ (run.folder), 'async.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+  const counts = lines.filter((l) => l.type === 'counts').pop()
+  assert.equal(counts.requests, requests)
+  assert.ok(counts.traced >= 1 && counts.traced < requests / sample / 2, `${counts.traced} traced`)
+  // Each trace lets the requests beside it run under the hooks: at most the share allowed, and those of the last trace.
+  assert.ok(counts.hooked <= requests / sample + connections, `${counts.hooked} hooked`)
+})
