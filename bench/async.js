@@ -105,35 +105,37 @@ if (!existsSync(bubbleprof)) {
 } else {
   for (const [name, app] of Object.entries(apps)) {
     const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-bubbleprof-'))
-    const line = await runFor(['node', join(root, 'bench/lib/bubbleprof.cjs'), app, dir, String(duration)], dir, BUBBLEPROF_LIMIT_MS)
+    const { line, timedOut } = await runFor(['node', join(root, 'bench/lib/bubbleprof.cjs'), app, dir, String(duration)], dir, BUBBLEPROF_LIMIT_MS)
     const r = line ? JSON.parse(line) : null
-    console.log(`\nclinic bubbleprof, ${name}: ` + (!r
-      ? `no result within ${BUBBLEPROF_LIMIT_MS / 1000} s of starting (stopped)`
-      : `${Math.round(r.rps).toLocaleString('en-US')} req/s under load, ${(r.traceBytes / 1e6).toFixed(0)} MB of trace events; ` +
-        (r.report ? `report written ${r.reportS.toFixed(0)} s after the start` : `no report (${r.error ?? 'none written'})`)))
+    const load = r && r.rps ? `${Math.round(r.rps).toLocaleString('en-US')} req/s under load` : 'no load result'
+    const trace = r && r.collectedS ? `, ${(r.traceBytes / 1e6).toFixed(0)} MB of trace events collected in ${r.collectedS.toFixed(0)} s` : ''
+    const report = r?.report ? `report written ${r.reportS.toFixed(0)} s after the start` : timedOut ? `no report within ${BUBBLEPROF_LIMIT_MS / 1000} s (stopped)` : `no report (${r?.error ?? 'none written'})`
+    console.log(`\nclinic bubbleprof, ${name}: ${load}${trace}; ${report}`)
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
 /**
- * Runs a command for at most `ms`; returns the last line it printed, or null if it ran out of time.
+ * Runs a command (in a process group of its own) for at most `ms`; returns
+ * the last line it printed, and whether it ran out of time.
  * @param {string[]} command @param {string} cwd @param {number} ms
- * @returns {Promise<string | null>}
+ * @returns {Promise<{ line: string | null, timedOut: boolean }>}
  */
 function runFor (command, cwd, ms) {
   return new Promise((resolve) => {
     const child = spawn(command[0], command.slice(1), { cwd, stdio: ['ignore', 'pipe', 'ignore'], detached: true })
     let stdout = ''
     child.stdout.on('data', (d) => { stdout += d })
+    let timedOut = false
     const timer = setTimeout(() => {
+      timedOut = true
       try {
         process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL')
       } catch {}
-      resolve(null)
     }, ms)
     child.on('exit', () => {
       clearTimeout(timer)
-      resolve(stdout.trim().split('\n').pop() || null)
+      resolve({ line: stdout.trim().split('\n').pop() || null, timedOut })
     })
   })
 }

@@ -1,9 +1,10 @@
 'use strict'
 /**
  * Runs clinic bubbleprof (installed under bench/: npm install --prefix bench
- * @clinic/bubbleprof) on an app under the same load as bench/async.js, and
- * prints one JSON line: the load's req/s, the bytes of trace it collected,
- * and whether and when it wrote its report.
+ * --no-save @clinic/bubbleprof) on an app under the same load as
+ * bench/async.js, and prints a JSON line after each stage (the last one
+ * printed holds): the load's req/s, the bytes of trace it collected, and
+ * whether and when it wrote its report.
  *
  *   node bench/lib/bubbleprof.cjs <app.js> <folder> <load seconds>
  */
@@ -22,12 +23,14 @@ const tool = new Bubbleprof({ detectPort: true, dest })
 tool.on('port', (port, proc, done) => {
   const out = execFileSync('taskset', ['-c', '1', process.execPath, dyno, 'load', '-c', '50', '-d', seconds, '--json', `http://127.0.0.1:${port}/`], { encoding: 'utf8' })
   result.rps = JSON.parse(out).requests.average
+  print()
   done()
   proc.kill('SIGINT')
 })
 tool.collect(['taskset', '-c', '0', process.execPath, app], (err, dir) => {
   result.collectedS = (Date.now() - started) / 1000
   for (const file of fs.readdirSync(process.cwd())) if (file.startsWith('node_trace.')) result.traceBytes += fs.statSync(file).size
+  print()
   if (err) {
     result.error = err.message.split('\n')[0]
     return print()

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { DEFAULT_SAMPLE } from '../../lib/commands/async.js'
 import { runDyno } from '../helpers/cli.js'
 import { EXPECTED, FIXED, dynoAsync, examplePath, measuredWithin } from '../helpers/async.js'
 
@@ -65,13 +66,13 @@ test('the terminal: the load, the findings with their place and saving, the typi
   assert.match(again.stdout, /serial-awaits {2}\S*chain-serial\.cjs:10/)
 })
 
-test('by default one request in ten is traced, the rest counted', async () => {
-  const run = await dynoAsync(['--json', ...load(40), '--', process.execPath, examplePath('loop-all.js')])
+test('by default one request in DEFAULT_SAMPLE is traced, the rest counted', async () => {
+  const run = await dynoAsync(['--json', ...load(3 * DEFAULT_SAMPLE), '--', process.execPath, examplePath('loop-all.js')])
   assert.equal(run.code, 0, run.stderr)
   const result = run.json
-  assert.equal(result.requests.sample, 10)
-  assert.equal(result.requests.received, 40)
-  assert.equal(result.requests.traced, 4)
+  assert.equal(result.requests.sample, DEFAULT_SAMPLE)
+  assert.equal(result.requests.received, 3 * DEFAULT_SAMPLE)
+  assert.equal(result.requests.traced, 3)
   assert.deepEqual(result.findings, [])
 })
 
