@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { targetError, usageError } from '../errors.js'
 import { ChannelServer } from './channel-server.js'
@@ -91,12 +93,12 @@ export class App {
     const listening = once(this.channel, 'listening').then(() => /** @type {AgentListening} */ (this.listening))
     let timer
     const timeout = new Promise((resolve, reject) => {
-      timer = setTimeout(() => reject(this.agents.length === 0
+      timer = setTimeout(() => reject(!this.agentStarted()
         ? notNode(this.options.command)
         : targetError('DYNO_LISTEN_TIMEOUT', `the app did not listen on a port within ${timeoutMs / 1000} s; raise --listen-timeout, or check that it starts a server`)), timeoutMs)
     })
     const exited = /** @type {Promise<ProcessExit>} */ (this.exited).then((exit) => {
-      throw this.agents.length === 0 ? notNode(this.options.command) : targetError('DYNO_TARGET_EXITED', `the app ${describeExit(exit)} before it listened on a port`)
+      throw !this.agentStarted() ? notNode(this.options.command) : targetError('DYNO_TARGET_EXITED', `the app ${describeExit(exit)} before it listened on a port`)
     })
     try {
       return await Promise.race([listening, timeout, exited])
@@ -138,6 +140,15 @@ export class App {
     this.channel.close()
     process.off('exit', this.killOnExit)
     return /** @type {ProcessExit} */ (this.exit)
+  }
+
+  /**
+   * Whether the agent started in some process of the app: it said hello, or,
+   * on a machine too busy for that yet, it made the run folder's raw/ (the
+   * first thing it does, before the app's first line).
+   */
+  agentStarted () {
+    return this.agents.length > 0 || existsSync(join(this.options.runDir, 'raw'))
   }
 
   /**

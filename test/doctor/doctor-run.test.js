@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { runDyno } from '../helpers/cli.js'
+import { runDyno, signalWhenPrinted } from '../helpers/cli.js'
 
 const example = (/** @type {string} */ name) => fileURLToPath(new URL(`../../examples/doctor/${name}.js`, import.meta.url))
 const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtures/apps/${name}`, import.meta.url))
@@ -119,7 +119,7 @@ test('Ctrl-C ends a run without a load: the report is written, from the requests
   const run = await runDyno(['doctor', '--', process.execPath, fixture('pid-server.cjs')], {
     cwd,
     env: { PID_FILE: join(cwd, 'server.pid') },
-    onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 1500)
+    onSpawn: (child) => signalWhenPrinted(child, 'app listening', 'SIGINT')
   })
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /The app stopped with Ctrl-C\./)

@@ -1,22 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { compareRuns } from '../../lib/stats/runs.js'
-
-/**
- * A seeded generator (mulberry32: 32-bit state, full period) and normal
- * deviates from it (Box–Muller), so the simulations below are deterministic.
- * @param {number} seed
- */
-function normals (seed) {
-  let state = seed >>> 0
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = Math.imul(state ^ (state >>> 15), state | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296
-  }
-  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
-}
+import { seededRandom } from '../helpers/random.js'
 
 /**
  * Saved runs of one version: each run's mean moves by a run effect (sd `between`, on the logs),
@@ -35,7 +20,7 @@ const rateOf = (trials, calledDifferent) => Array.from({ length: trials }, (_, i
 
 test('one run each: processes alone take the drift between runs for a change; allowing for it keeps A/A at 5%', () => {
   // Between runs the mean moves as much as three processes vary (variance 3σ²), as measured here.
-  const normal = normals(1)
+  const { normal } = seededRandom(1)
   const machine = { between: Math.sqrt(3) * 0.1, within: 0.1 }
   const pairs = Array.from({ length: 3000 }, () => [savedRuns(normal, 1, machine), savedRuns(normal, 1, machine)])
   const naive = rateOf(pairs.length, (i) => compareRuns(pairs[i][0], pairs[i][1], { betweenRuns: 0 }).significant)
@@ -45,7 +30,7 @@ test('one run each: processes alone take the drift between runs for a change; al
 })
 
 test('several runs a side: a drift larger than the allowance shows in their spread, which then sets the interval', () => {
-  const normal = normals(2)
+  const { normal } = seededRandom(2)
   const machine = { between: 4 * 0.1, within: 0.1 } // 16σ², far beyond the allowance of 3σ²
   const pairs = Array.from({ length: 3000 }, () => [savedRuns(normal, 3, machine), savedRuns(normal, 3, machine)])
   const rate = rateOf(pairs.length, (i) => compareRuns(pairs[i][0], pairs[i][1], { betweenRuns: 3 }).significant)
@@ -57,7 +42,7 @@ test('several runs a side: a drift larger than the allowance shows in their spre
 })
 
 test('a change well beyond the drift is found, with the right sign and a ratio of geometric means', () => {
-  const normal = normals(3)
+  const { normal } = seededRandom(3)
   const machine = { between: Math.sqrt(3) * 0.02, within: 0.02 }
   const before = savedRuns(normal, 2, machine)
   const after = savedRuns(normal, 2, { ...machine, speed: 1.5 })
