@@ -45,7 +45,8 @@ test('dyno heap diff prints the growth table, and --json the rows and leaks', as
   const result = JSON.parse(json.stdout)
   assert.equal(result.schemaVersion, 1)
   assert.ok(result.comparison.some((/** @type {any} */ row) => row.name === 'Grown' && row.newCount === 500))
-  assert.deepEqual(result.leaks.map((/** @type {any} */ leak) => [leak.constructor, leak.countDelta, leak.holder]), [['Grown', 500, '`kept` array items']])
+  assert.deepEqual(result.leaks.map((/** @type {any} */ leak) => [leak.constructor, leak.countDelta]), [['Grown', 500]])
+  assert.match(result.leaks[0].holder, new RegExp(`^${variable('kept')} array items$`))
   assert.ok(Array.isArray(result.leaks[0].path) && result.leaks[0].path.length > 1)
 })
 
