@@ -28,7 +28,7 @@ export const DEFAULTS = Object.freeze({
  * What to load and how; an option left out takes its value from `DEFAULTS`.
  * @typedef {object} LoadOptions
  * @property {string} url `http://` or `https://`, to 127.0.0.0/8, ::1 or any host you may load;
- *   credentials in it (`http://user:pass@host/`) are sent as Basic authorization
+ *   credentials in it (`user:pass@` before the host) are sent as Basic authorization
  * @property {number} [connections] concurrent connections
  * @property {number} [pipelining] requests in flight per connection
  * @property {number} [duration] seconds; no limit when only `amount` is given
