@@ -1,12 +1,10 @@
 import { runDoctor } from '../commands/doctor.js'
-import { usageError } from '../errors.js'
 import { renderDoctorSummary } from '../report/doctor-terminal.js'
 import { createLiveView } from '../report/doctor-live.js'
 import { renderLoadResult } from '../report/load-terminal.js'
 import { createStyle } from '../report/style.js'
-import { parseFlags } from './flags.js'
 import { interruptSignal } from './io.js'
-import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, splitCommand } from './observing.js'
+import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, parseObservingArgs } from './observing.js'
 
 /** @satisfies {import('./flags.js').Command} */
 export const command = /** @type {const} */ ({
@@ -37,9 +35,7 @@ export const command = /** @type {const} */ ({
  * @param {import('./io.js').IO} io
  */
 export async function run (argv, io) {
-  const [own, target] = splitCommand(argv, command.flags)
-  const { values, positionals } = parseFlags(command, own)
-  if (positionals.length > 0) throw usageError('DYNO_BAD_FLAG', `unexpected "${positionals[0]}"; put the command after --`)
+  const { values, target } = parseObservingArgs(command, argv)
   const style = createStyle(io.stdout)
   const observing = await observingOptions(values, target, io)
   const json = values.json === true

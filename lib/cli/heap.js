@@ -1,13 +1,12 @@
 import { runHeap } from '../commands/heap.js'
 import { runHeapDiff } from '../commands/heap-diff.js'
-import { usageError } from '../errors.js'
 import { renderHeapRunSummary } from '../report/heap-terminal.js'
 import { renderLoadResult } from '../report/load-terminal.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 import { interruptSignal } from './io.js'
 import { heapJson } from './heap-json.js'
-import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, splitCommand } from './observing.js'
+import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, parseObservingArgs } from './observing.js'
 
 const JSON_FLAG = /** @type {import('./flags.js').Flag} */ ({ name: 'json', type: 'boolean', description: 'print the result as JSON (schemaVersion, comparison, leaks) instead of tables' })
 
@@ -67,9 +66,7 @@ export function helpFor (argv) {
  */
 export async function run (argv, io) {
   if (argv[0] === 'diff') return runDiff(argv.slice(1), io)
-  const [own, target] = splitCommand(argv, command.flags)
-  const { values, positionals } = parseFlags(command, own)
-  if (positionals.length > 0) throw usageError('DYNO_BAD_FLAG', `unexpected "${positionals[0]}"; put the command after --`)
+  const { values, target } = parseObservingArgs(command, argv)
   const style = createStyle(io.stdout)
   const observing = await observingOptions(values, target, io)
   const interrupt = interruptSignal(io)

@@ -4,6 +4,7 @@ import { splitWords } from '../observe/command.js'
 import { checkLoadUrl, withPort } from '../observe/load-url.js'
 import { renderLoadHeader } from '../report/load-terminal.js'
 import { createProgressBar } from '../report/progress.js'
+import { parseFlags } from './flags.js'
 import { parseLoadArgs } from './load.js'
 
 /**
@@ -83,6 +84,20 @@ export function printRunEnd (io, name, result, exitCode) {
   if (result.failure) io.stderr.write(`dyno ${name}: ${result.failure.message}\n`)
   // 128 and more: stopped by a signal, which the summary already says.
   else if (exitCode !== 0 && exitCode < 128) io.stderr.write(`dyno ${name}: the app ${result.meta.end?.how}\n`)
+}
+
+/**
+ * An observing command's flags, parsed, and the command to observe, which
+ * comes after them.
+ * @template {import('./flags.js').Command} C
+ * @param {C} command
+ * @param {string[]} argv
+ */
+export function parseObservingArgs (command, argv) {
+  const [own, target] = splitCommand(argv, command.flags)
+  const { values, positionals } = parseFlags(command, own)
+  if (positionals.length > 0) throw usageError('DYNO_BAD_FLAG', `unexpected "${positionals[0]}"; put the command after --`)
+  return { values, target }
 }
 
 /**
