@@ -38,6 +38,35 @@ function step (title, command, commandArgs, env = process.env) {
   return ok
 }
 
+const failuresDir = mkdtempSync(join(tmpdir(), 'dyno-test-failures-'))
+/** @type {string[]} */
+const failureReports = []
+
+/**
+ * A run of the suite: `reporterArgs` on the terminal, and Node's spec report
+ * in a file, whose list of failing tests is printed again at the very end,
+ * where a CI log's tail shows it.
+ * @param {string} title
+ * @param {string} node
+ * @param {string[]} reporterArgs
+ * @param {string[]} testArgs
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+function suite (title, node, reporterArgs, testArgs, env) {
+  const specFile = join(failuresDir, `${failureReports.length}.txt`)
+  const args = ['--test', ...reporterArgs, '--test-reporter=spec', `--test-reporter-destination=${specFile}`, ...testArgs]
+  const ok = step(title, node, args, env)
+  if (!ok && existsSync(specFile)) failureReports.push(`── ${title}\n${failingTests(readFileSync(specFile, 'utf8'))}`)
+  return ok
+}
+
+/** The spec reporter's closing list of failing tests, at most 120 lines of it. */
+function failingTests (/** @type {string} */ spec) {
+  const start = spec.lastIndexOf('failing tests:')
+  const lines = (start === -1 ? spec : spec.slice(start)).split('\n')
+  return lines.slice(start === -1 ? -40 : 0).slice(0, 120).join('\n')
+}
+
 /** What runs on the oldest Node line package.json allows: the main commands' end-to-end tests. */
 const OLDEST_LINE_SMOKE = ['test/cli/load-cli.test.js', 'test/flame/flame-run.test.js', 'test/doctor/doctor-run.test.js', 'test/cli/report-cli.test.js']
 
@@ -58,11 +87,11 @@ if (selection.length === 0) {
 // start (dyno's CLI, profiled apps, workers) inherits it.
 const coverageDir = selection.length === 0 ? mkdtempSync(join(tmpdir(), 'dyno-coverage-')) : null
 const coverageFile = coverageDir && join(coverageDir, 'files.json')
-const currentArgs = coverageFile
-  ? ['--test', '--experimental-test-coverage', `--test-reporter=${join(root, 'scripts', 'test-reporter.js')}`, '--test-reporter-destination=stdout', ...fileArgs]
-  : ['--test', ...fileArgs]
+const currentReporter = coverageFile
+  ? ['--experimental-test-coverage', `--test-reporter=${join(root, 'scripts', 'test-reporter.js')}`, '--test-reporter-destination=stdout']
+  : [`--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout']
 const currentEnv = coverageFile ? { ...process.env, DYNO_COVERAGE_FILE: coverageFile } : process.env
-results.push([`tests on Node ${process.versions.node}`, step(`tests on Node ${process.versions.node}`, process.execPath, currentArgs, currentEnv)])
+results.push([`tests on Node ${process.versions.node}`, suite(`tests on Node ${process.versions.node}`, process.execPath, currentReporter, fileArgs, currentEnv)])
 
 if (!onlyCurrent) {
   if (!existsSync(join(linesDir, 'node_modules'))) {
@@ -79,17 +108,19 @@ if (!onlyCurrent) {
     }
     // Two test files at a time: they wait on servers and child processes far more than they compute,
     // and none depends on the machine's speed.
-    results.push([`tests on Node ${line}`, step(`tests on Node ${line}`, node, ['--test', '--test-concurrency=2', '--test-reporter=dot', ...lineArgs])])
+    results.push([`tests on Node ${line}`, suite(`tests on Node ${line}`, node, ['--test-concurrency=2', '--test-reporter=dot', '--test-reporter-destination=stdout'], lineArgs)])
   }
   // The oldest Node package.json's engines names: the commands start and do their main job there.
   const oldest = join(linesDir, 'node_modules', 'node20min', 'bin', 'node')
   const smoke = OLDEST_LINE_SMOKE.filter((f) => selection.length === 0 || fileArgs.includes(f))
   if (smoke.length > 0) {
     const version = existsSync(oldest) ? spawnSync(oldest, ['--version'], { encoding: 'utf8' }).stdout.trim() : 'v20.16 (missing)'
-    results.push([`smoke tests on Node ${version}, the oldest engines allows`, existsSync(oldest) && step(`smoke tests on Node ${version}`, oldest, ['--test', '--test-reporter=dot', ...smoke])])
+    results.push([`smoke tests on Node ${version}, the oldest engines allows`, existsSync(oldest) && suite(`smoke tests on Node ${version}`, oldest, ['--test-reporter=dot', '--test-reporter-destination=stdout'], smoke)])
   }
 }
 
+if (failureReports.length > 0) process.stdout.write(`\nFailing tests, as Node's spec reporter gave them:\n${failureReports.join('\n')}\n`)
+rmSync(failuresDir, { recursive: true, force: true })
 process.stdout.write('\n' + results.map(([name, ok]) => `${ok ? 'ok    ' : 'FAILED'} ${name}`).join('\n') + '\n')
 if (coverageDir && coverageFile) {
   if (existsSync(coverageFile)) {

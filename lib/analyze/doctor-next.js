@@ -10,17 +10,17 @@
  * @property {string | null} onPort the --on-port command as given
  */
 
-/** What each diagnosis leads to. `dyno heap --sampling` (allocations) is meant for gc-pressure once it exists. */
+/** What each diagnosis leads to: the dyno command and its own flags. GC pressure comes from allocations: where they are made. */
 export const NEXT_COMMAND = {
   'event-loop-blocked': 'flame',
-  'gc-pressure': 'flame',
+  'gc-pressure': 'heap --sampling',
   'memory-growth': 'heap',
   'io-wait': 'async',
   healthy: 'flame'
 }
 
 /**
- * @param {string} command the dyno command, e.g. 'flame'
+ * @param {string} command the dyno command and its own flags, e.g. 'heap --sampling'
  * @param {RunCommand} run
  */
 export function nextCommand (command, run) {

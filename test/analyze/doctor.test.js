@@ -48,7 +48,7 @@ test('each diagnosis says the figures behind it, what would have made it not hol
 
   const [gc] = analyzeRecorded('allocating').diagnoses
   assert.match(gc.evidence, /^GC took \d+% of the time under load \(15% or more in \d of 5 seconds\); longest pause \d+ ms; \d+ scavenge/)
-  assert.equal(gc.next, `dyno flame --load '${LOAD}' -- node examples/doctor/allocating.js`)
+  assert.equal(gc.next, `dyno heap --sampling --load '${LOAD}' -- node examples/doctor/allocating.js`)
 
   const [growth] = analyzeRecorded('leaking').diagnoses
   assert.match(growth.evidence, /^heap used after GC rose from [\d.]+ MB to [\d.]+ MB over \d s under load \([\d.]+ MB a minute\), and was still rising at the end$/)

@@ -45,9 +45,10 @@ test('a CPU-burning handler: event-loop-blocked, and flame with the same load an
   for (const file of ['meta.json', 'doctor.jsonl', 'doctor.json', 'load-timeline.json', 'report.html']) assert.ok(existsSync(join(folder, file)), file)
 })
 
-test('large short-lived allocations: gc-pressure', async () => {
+test('large short-lived allocations: gc-pressure, and the allocation view next', async () => {
   const { document } = await doctor('allocating', LOAD)
   assert.deepEqual(document.diagnoses.map((/** @type {any} */ d) => d.kind), ['gc-pressure'])
+  assert.match(document.diagnoses[0].next, /^dyno heap --sampling --load /)
 })
 
 test('a store that keeps a key per request: memory-growth, and dyno heap next', async () => {

@@ -58,3 +58,16 @@ test('Map and Set entries, array items, keys and listeners, each by its variable
   })
   for (const leak of leaks) assert.equal(leak.countDelta, 400)
 })
+
+test('a property of the global object is named as the variable it is, on every Node line', async () => {
+  // V8 14 (Node 26) names the global object `global (global*)` and reaches it from its native context.
+  const [before, after] = takeSnapshots(`
+    class InGlobal { constructor (i) { this.i = i } }
+    globalThis.registry = {}
+    snapshot()
+    for (let i = 0; i < 300; i++) registry['k' + i] = new InGlobal(i)
+    snapshot()
+  `)
+  const { leaks } = await analyzeHeap([before, after], { cwd: dirname(before), readSource: () => null })
+  assert.deepEqual(leaks.map((leak) => [leak.constructor, leak.holder]), [['InGlobal', '`registry` properties']])
+})

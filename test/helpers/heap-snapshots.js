@@ -36,13 +36,3 @@ export function takeSnapshots (script, node = process.execPath) {
   if (run.status !== 0) throw new Error(`the snapshot script failed: ${run.stderr}`)
   return readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot')).sort().map((f) => join(dir, f))
 }
-
-/**
- * How a leak line names a script's variable: in backticks. On Node 26 the
- * snapshot no longer links such a variable to its script's context, and the
- * name comes without them (a known gap of dyno heap there).
- * @param {string} name
- */
-export function variable (name) {
-  return Number(process.versions.node.split('.')[0]) >= 26 ? `\`?${name}\`?` : `\`${name}\``
-}

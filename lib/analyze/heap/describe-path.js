@@ -68,9 +68,11 @@ function isVariable (s, e) {
   const type = s.edgeType[e]
   if (type === s.edges.context) return !s.edgeLabel(e).startsWith('.')
   if (type !== s.edges.property) return false
-  const from = edgeSource(s, e)
-  return s.name(from) === 'global' || s.name(from) === 'Window' || s.name(from).startsWith('Window /')
+  return GLOBAL_OBJECT.test(s.name(edgeSource(s, e)))
 }
+
+/** The global object's name: `global`, `global (global*)` from V8 14 on, `Window`, `Window / <url>`. */
+const GLOBAL_OBJECT = /^(global|Window)( |$)/
 
 /**
  * What kind of collection an edge into it reads: the kind of the fan-out step.
