@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   DYNO_LISTEN_TIMEOUT: { exitCode: 1, meaning: 'the observed app did not listen within --listen-timeout' },
   DYNO_LOAD_FAILED: { exitCode: 1, meaning: 'the load at the observed app failed' },
   DYNO_ON_PORT_FAILED: { exitCode: 1, meaning: 'the --on-port command failed (non-zero exit, or killed)' },
+  DYNO_APP_ENDED: { exitCode: 1, meaning: 'an app dyno compare was loading ended before its rounds were done' },
   DYNO_NO_PROFILE: { exitCode: 1, meaning: 'the app ended before it wrote any profile' },
   DYNO_BAD_SNAPSHOT: { exitCode: 2, meaning: 'a file given as a heap snapshot is not one V8 wrote, or was cut short' },
   DYNO_HEAP_TOO_LARGE: { exitCode: 2, meaning: 'analysing a heap snapshot needs more memory than the machine has available' },

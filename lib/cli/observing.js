@@ -32,20 +32,26 @@ export const OBSERVING_FLAGS = /** @type {const} */ ([
 export async function observingOptions (values, target, io) {
   if (target.length === 0) throw usageError('DYNO_NO_COMMAND', 'no command to observe; give it after --, like: -- node app.js')
   if (values.load !== undefined && values['on-port'] !== undefined) throw usageError('DYNO_BAD_FLAG', '--load and --on-port both drive the app; pass one')
-  let load = null
-  if (values.load !== undefined) {
-    // Checked now, with a stand-in port, rather than after the app started.
-    load = (await parseLoadArgs(splitWords(values.load), io.cwd, { urlToCheck: (url) => withPort(url, 1) })).options
-    checkLoadUrl(load.url)
-  }
   return {
     command: target,
-    load,
+    load: values.load === undefined ? null : await loadFlag(values.load, io),
     onPort: values['on-port'] ?? null,
     listenTimeoutMs: values['listen-timeout'] * 1000,
     stopGraceMs: values['stop-grace'] * 1000,
     out: resolve(io.cwd, values.out)
   }
+}
+
+/**
+ * The load `--load` asks for, checked now, with a stand-in port, rather than
+ * after the app started.
+ * @param {string} text dyno load's flags and url, as one string
+ * @param {import('./io.js').IO} io
+ */
+export async function loadFlag (text, io) {
+  const load = (await parseLoadArgs(splitWords(text), io.cwd, { urlToCheck: (url) => withPort(url, 1) })).options
+  checkLoadUrl(load.url)
+  return load
 }
 
 /**

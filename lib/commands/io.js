@@ -18,7 +18,9 @@
  *   | { type: 'agent-data', data: { collector: string, pid: number, [key: string]: unknown } }
  *   | { type: 'micro-round', progress: import('../micro/runner.js').Progress }
  *   | { type: 'micro-file', report: import('../micro/runner.js').FileReport }
- *   | { type: 'checkout', ref: string, commit: string }} CommandEvent
+ *   | { type: 'checkout', ref: string, commit: string }
+ *   | { type: 'compare-round', side: 'before' | 'after', label: string, round: number, rounds: number, figures: import('../compare/load-rounds.js').RoundFigures }} CommandEvent
+ * A 'compare-round' event of round 0 is a warm-up load.
  */
 
 /** Exit codes of a run stopped by a signal, as shells report them (128 + the signal's number). */

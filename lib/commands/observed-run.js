@@ -39,14 +39,15 @@ import { observeHooks, signalExitCode } from './io.js'
  * @param {import('../run-folder.js').RunKind} kind
  * @param {ObservingOptions} options
  * @param {import('./io.js').CommandIO} io
- * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'] }} how
+ * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'], folder?: string }} how
  *   the collectors, the measure of a busy process (to choose one when none listened), the options to record,
- *   and for commands that work between rounds of load: how many rounds, and what to do between them
+ *   for commands that work between rounds of load: how many rounds, and what to do between them; and the
+ *   folder to observe into when the caller made it (a run within a run), rather than a new run folder
  * @returns {Promise<ObservedRun>}
  */
 export async function observeRun (kind, options, io, how) {
   const startedAt = new Date().toISOString()
-  const folder = createRunFolder(options.out, kind)
+  const folder = how.folder ?? createRunFolder(options.out, kind)
   let observed
   try {
     observed = await observe({

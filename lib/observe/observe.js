@@ -26,8 +26,9 @@ import { readProcesses } from './processes.js'
  * @property {() => void} [onLoadEnd]
  * @property {(message: { collector: string, pid: number, [key: string]: unknown }) => void} [onAgentData] a collector's live data
  * @property {(warning: string) => void} [onWarning]
- * @property {(round: number, agent: AgentControl) => Promise<void>} [onRound] before round 1 (round 0) and after
- *   each round, while the app waits: e.g. to have the agent take a heap snapshot
+ * @property {(round: number, agent: AgentControl, loads: readonly import('../load/summary.js').LoadResult[]) => Promise<void>} [onRound]
+ *   before round 1 (round 0) and after each round, while the app waits: e.g. to have the agent take a heap
+ *   snapshot, or to wait for another app's turn; `loads` holds the rounds' results so far
  *
  * @typedef {object} AgentControl the agent of the process the load goes to
  * @property {number} pid
@@ -89,12 +90,12 @@ export async function observe (options, hooks = {}) {
       const agent = { pid: listening.pid, ask: (collector, command, timeoutMs) => app.channel.ask(listening.pid, collector, command, timeoutMs) }
       const rounds = options.loadRounds ?? 1
       for (let round = 1; round <= rounds && !driverStop.signal.aborted; round++) {
-        if (hooks.onRound) await untilAborted(hooks.onRound(round - 1, agent), stop.signal)
+        if (hooks.onRound) await untilAborted(hooks.onRound(round - 1, agent, loads), stop.signal)
         if (options.load) loads.push(await runLoad(options.load, listening, driverStop.signal, loadTimeline, hooks))
         else onPort = await runOnPort(/** @type {string} */ (options.onPort), listening.port, options, driverStop.signal)
         if (onPort?.failed) break
       }
-      if (hooks.onRound && !driverStop.signal.aborted && !onPort?.failed) await untilAborted(hooks.onRound(rounds, agent), stop.signal)
+      if (hooks.onRound && !driverStop.signal.aborted && !onPort?.failed) await untilAborted(hooks.onRound(rounds, agent, loads), stop.signal)
       loadWindow = { startMs, endMs: Date.now() }
     } else {
       await untilAborted(/** @type {Promise<unknown>} */ (app.exited), stop.signal)

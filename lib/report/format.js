@@ -48,9 +48,10 @@ export function nanoseconds (ns) {
   return `${trim(ns / 1e9)} s`
 }
 
-/** `1.04x`, `38.6x`, `412x`: how many times slower @param {number} ratio */
+/** `1.04x`, `38.6x`, `412x`, and two significant digits below 0.1x (`0.0011x`, not `0.00x`) @param {number} ratio */
 export function times (ratio) {
   if (!Number.isFinite(ratio)) return '∞'
+  if (ratio > 0 && ratio < 0.1) return `${ratio.toPrecision(2)}x`
   return `${ratio >= 100 ? Math.round(ratio) : ratio >= 10 ? ratio.toFixed(1) : ratio.toFixed(2)}x`
 }
 

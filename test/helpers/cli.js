@@ -58,7 +58,9 @@ export function signalWhenPrinted (child, text, signal) {
     seen += chunk
     if (!seen.includes(text)) return
     child.stdout?.off('data', watch)
+    child.stderr?.off('data', watch)
     child.kill(signal)
   }
   child.stdout?.on('data', watch)
+  child.stderr?.on('data', watch)
 }

@@ -1,0 +1,311 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { isAbsolute, join, relative } from 'node:path'
+import { checkout } from '../compare/checkout.js'
+import { COMPARISON_SCHEMA_VERSION } from '../compare/comparison.js'
+import { compareLoadRounds, roundFigures } from '../compare/load-rounds.js'
+import { Turns, roundOrder } from '../compare/turns.js'
+import { DynoError, targetError } from '../errors.js'
+import { resolveProgram } from '../observe/command.js'
+import { displayUrl } from '../load/options.js'
+import { createRunFolder } from '../run-folder.js'
+import { busySamples, mergedProfile } from './flame-profile.js'
+import { signalExitCode } from './io.js'
+import { observeRun } from './observed-run.js'
+
+/**
+ * `dyno compare --load`: two versions of a server, loaded in alternating
+ * rounds (before then after, after then before, …) with the same load, and
+ * compared round by round. The versions are the working tree and a
+ * checkout of a git ref (`--against`), or two commands (`--a`, `--b`).
+ *
+ * Warm rounds (the default) start both apps once, side by side, each on a
+ * port of its own, give each one load to warm up (not counted), then load
+ * them in turn. Fresh rounds (`--fresh`) start each app anew for each of its
+ * loads, one app at a time. Every load's result stays in the run folder.
+ *
+ * @typedef {import('../compare/turns.js').Side} Side
+ * @typedef {import('../load/summary.js').LoadResult} LoadResult
+ *
+ * @typedef {object} Version how to start one side
+ * @property {string} label what the reports call it: the ref, 'working tree', 'a', 'b'
+ * @property {string[]} command
+ * @property {string} cwd
+ * @property {string | null} commit with --against, the ref's commit
+ *
+ * @typedef {object} CompareLoadOptions
+ * @property {import('../load/options.js').LoadOptions} load its url holds `$PORT`
+ * @property {{ against: string, command: string[] } | { a: string[], b: string[] }} versions
+ * @property {number} rounds
+ * @property {boolean} fresh
+ * @property {boolean} flame profile each side, for the CPU differential
+ * @property {number} listenTimeoutMs
+ * @property {number} stopGraceMs
+ * @property {string} out
+ * @property {boolean} [outputToStderr]
+ *
+ * @typedef {object} SideRun what one start of one side gave
+ * @property {LoadResult[]} loads
+ * @property {import('./observed-run.js').ObservedRun} run
+ *
+ * @typedef {object} CompareLoadResult what --json prints
+ * @property {number} schemaVersion
+ * @property {'load'} kind
+ * @property {string} folder
+ * @property {{ before: Omit<Version, 'cwd'>, after: Omit<Version, 'cwd'> }} versions
+ * @property {{ load: string, url: string, rounds: number, fresh: boolean }} settings
+ * @property {ReturnType<typeof compareLoadRounds>['comparisons']} comparisons
+ * @property {ReturnType<typeof compareLoadRounds>['totals']} totals
+ * @property {import('../compare/load-rounds.js').Round[]} rounds the rounds both sides completed
+ * @property {{ before: CpuSide | null, after: CpuSide | null } | null} cpu with --flame: each side's profile and requests
+ * @property {string | null} interrupted
+ * @property {DynoError | null} failure
+ *
+ * @typedef {{ profile: import('../analyze/cpuprofile.js').CpuProfile, requests: number }} CpuSide
+ */
+
+/**
+ * @param {CompareLoadOptions} options
+ * @param {import('./io.js').CommandIO} io
+ * @returns {Promise<{ result: CompareLoadResult, exitCode: number }>}
+ */
+export async function runCompareLoad (options, io) {
+  const tree = 'against' in options.versions ? await checkout(io.cwd, options.versions.against) : null
+  try {
+    if (tree) io.onEvent?.({ type: 'checkout', ref: tree.ref, commit: tree.commit })
+    const versions = tree && 'against' in options.versions
+      ? againstVersions(options.versions.command, tree, io.cwd)
+      : commandVersions(/** @type {{ a: string[], b: string[] }} */ (options.versions), io.cwd)
+    // A typo in either command, before either app starts.
+    for (const version of [versions.before, versions.after]) {
+      try {
+        resolveProgram(version.command[0], version.cwd, io.env)
+      } catch (err) {
+        throw labelled(err, version.label)
+      }
+    }
+    const folder = createRunFolder(options.out, 'compare')
+    const sides = options.fresh ? await freshRounds(options, versions, folder, io) : await warmRounds(options, versions, folder, io)
+    return finish(options, versions, folder, sides, io)
+  } finally {
+    await tree?.remove()
+  }
+}
+
+/**
+ * The working tree after, the ref's checkout before; the command runs from
+ * the same place in each, and a path into the repository points into the
+ * checkout for the version before.
+ * @param {string[]} command @param {import('../compare/checkout.js').Checkout} tree @param {string} cwd
+ * @returns {{ before: Version, after: Version }}
+ */
+function againstVersions (command, tree, cwd) {
+  const inRepo = relative(tree.root, cwd)
+  const mapped = inRepo.startsWith('..') || isAbsolute(inRepo) ? cwd : join(tree.dir, inRepo)
+  const intoCheckout = (/** @type {string} */ arg) => (arg === tree.root || arg.startsWith(tree.root + '/') ? tree.dir + arg.slice(tree.root.length) : arg)
+  return {
+    before: { label: tree.ref, command: command.map(intoCheckout), cwd: mapped, commit: tree.commit },
+    after: { label: 'working tree', command, cwd, commit: null }
+  }
+}
+
+/** @param {{ a: string[], b: string[] }} commands @param {string} cwd @returns {{ before: Version, after: Version }} */
+function commandVersions (commands, cwd) {
+  return {
+    before: { label: 'a', command: commands.a, cwd, commit: null },
+    after: { label: 'b', command: commands.b, cwd, commit: null }
+  }
+}
+
+/**
+ * Both apps up at once, each loaded in its turn: one warm-up load each,
+ * then the rounds.
+ * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
+ * @param {string} folder @param {import('./io.js').CommandIO} io
+ * @returns {Promise<Record<Side, SideRun[]>>}
+ */
+async function warmRounds (options, versions, folder, io) {
+  /** @type {Side[]} */
+  const warmUp = ['before', 'after']
+  const turns = new Turns([warmUp, ...roundOrder(options.rounds)].flat())
+  const total = options.rounds + 1
+  /** @param {Side} side */
+  const observeSide = async (side) => {
+    const stop = linkedAbort(io.signal)
+    try {
+      const run = await startSide(options, versions[side], join(folder, side), { ...io, signal: stop.signal }, {
+        // Both apps run at once: each needs a port of its own.
+        env: { ...io.env, PORT: '0' },
+        loadRounds: total,
+        onRound: async (round, _agent, loads) => {
+          if (round > 0) {
+            turns.done()
+            io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: round - 1, rounds: options.rounds, figures: roundFigures(/** @type {LoadResult} */ (loads.at(-1))) })
+          }
+          if (round < total && !await turns.wait(side)) stop.abort('compare')
+        }
+      })
+      return [{ run, loads: run.observed.loads.slice(1) }]
+    } finally {
+      // This side can go no further: the other does not wait for it.
+      turns.close()
+      stop.dispose()
+    }
+  }
+  const [before, after] = await settleBoth(observeSide('before'), observeSide('after'))
+  return { before, after }
+}
+
+/**
+ * Each load on an app started for it, one app at a time.
+ * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
+ * @param {string} folder @param {import('./io.js').CommandIO} io
+ * @returns {Promise<Record<Side, SideRun[]>>}
+ */
+async function freshRounds (options, versions, folder, io) {
+  /** @type {Record<Side, SideRun[]>} */
+  const sides = { before: [], after: [] }
+  for (const [i, order] of roundOrder(options.rounds).entries()) {
+    for (const side of order) {
+      if (io.signal?.aborted) return sides
+      const run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), io, { env: io.env, loadRounds: 1 })
+      const load = run.observed.loads[0]
+      if (load) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(load) })
+      sides[side].push({ run, loads: run.observed.loads })
+      if (sideFailure(run, versions[side].label, 1)) return sides
+    }
+  }
+  return sides
+}
+
+/**
+ * One start of one side, observed as dyno flame observes an app.
+ * @param {CompareLoadOptions} options @param {Version} version @param {string} folder
+ * @param {import('./io.js').CommandIO} io
+ * @param {{ env: NodeJS.ProcessEnv, loadRounds: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'] }} how
+ */
+async function startSide (options, version, folder, io, how) {
+  mkdirSync(folder)
+  const sideIO = {
+    cwd: version.cwd,
+    env: how.env,
+    signal: io.signal,
+    onEvent: (/** @type {import('./io.js').CommandEvent} */ event) => {
+      if (event.type === 'warning') io.onEvent?.({ type: 'warning', message: `${version.label}: ${event.message}` })
+    }
+  }
+  try {
+    return await observeRun('compare', { command: version.command, load: options.load, onPort: null, listenTimeoutMs: options.listenTimeoutMs, stopGraceMs: options.stopGraceMs, out: options.out, outputToStderr: options.outputToStderr }, sideIO, {
+      collectors: options.flame ? { cpu: { samplingIntervalUs: 1000 } } : {},
+      busy: options.flame ? busySamples : () => 0,
+      options: { side: version.label },
+      loadRounds: how.loadRounds,
+      onRound: how.onRound,
+      folder
+    })
+  } catch (err) {
+    throw labelled(err, version.label)
+  }
+}
+
+/**
+ * A DynoError about one version, its message led by the version's name.
+ * @param {unknown} err @param {string} label
+ */
+function labelled (err, label) {
+  return err instanceof DynoError ? new DynoError(err.code, `${label}: ${err.message}`, { exitCode: /** @type {1 | 2 | 3} */ (err.exitCode), cause: err }) : err
+}
+
+/**
+ * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
+ * @param {string} folder @param {Record<Side, SideRun[]>} sides @param {import('./io.js').CommandIO} io
+ * @returns {{ result: CompareLoadResult, exitCode: number }}
+ */
+function finish (options, versions, folder, sides, io) {
+  // A load cut short (the app ended, Ctrl-C) is kept in rounds.json but not compared.
+  const all = { before: sides.before.flatMap((s) => s.loads), after: sides.after.flatMap((s) => s.loads) }
+  const loads = { before: all.before.filter((l) => !l.interrupted), after: all.after.filter((l) => !l.interrupted) }
+  const rounds = roundOrder(Math.min(loads.before.length, loads.after.length)).map((order, i) => ({ order, before: roundFigures(loads.before[i]), after: roundFigures(loads.after[i]) }))
+  writeFileSync(join(folder, 'rounds.json'), JSON.stringify(all, null, 2) + '\n')
+  const { comparisons, totals } = compareLoadRounds(rounds)
+  const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s.run, versions[/** @type {Side} */ (side)].label, options.fresh ? 1 : options.rounds + 1)).find(Boolean)).find(Boolean) ?? null
+  const interrupted = io.signal?.aborted ? String(io.signal.reason ?? 'SIGINT') : null
+  const describe = (/** @type {Version} */ v) => ({ label: v.label, command: v.command, commit: v.commit })
+  /** @type {CompareLoadResult} */
+  const result = {
+    schemaVersion: COMPARISON_SCHEMA_VERSION,
+    kind: 'load',
+    folder,
+    versions: { before: describe(versions.before), after: describe(versions.after) },
+    settings: { load: displayUrl(options.load.url), url: displayUrl(options.load.url), rounds: options.rounds, fresh: options.fresh },
+    comparisons,
+    totals,
+    rounds,
+    cpu: options.flame ? { before: cpuSide(sides.before), after: cpuSide(sides.after) } : null,
+    interrupted,
+    failure
+  }
+  writeFileSync(join(folder, 'compare.json'), JSON.stringify({ ...result, failure: failure?.message ?? null, cpu: undefined }, null, 2) + '\n')
+  const exitCode = failure ? failure.exitCode : interrupted ? signalExitCode(interrupted) : 0
+  return { result, exitCode }
+}
+
+/**
+ * Why a side's start went wrong, in one line: the app never listened, the
+ * load failed, or the app ended before its loads were done.
+ * @param {import('./observed-run.js').ObservedRun} run @param {string} label @param {number} loads how many it was to run
+ * @returns {DynoError | null}
+ */
+function sideFailure (run, label, loads) {
+  if (run.failure) return /** @type {DynoError} */ (labelled(run.failure, label))
+  const done = run.observed.loads.filter((l) => !l.interrupted).length
+  if (run.observed.interrupted === null && !run.end.stoppedByDyno && done < loads) {
+    const when = run.observed.loads.length > done ? `during its load ${done + 1}` : `after its load ${done}`
+    return targetError('DYNO_APP_ENDED', `${label}: the app ${run.end.how} ${when} of ${loads}; nothing after it was compared`)
+  }
+  return null
+}
+
+/**
+ * The profile of a side's observed process and the requests it answered
+ * while profiled (every load, the warm-up too). Fresh rounds start a process
+ * per load, whose profiles do not merge (script ids are per process): the
+ * last start stands for the side.
+ * @param {SideRun[]} runs
+ * @returns {CpuSide | null}
+ */
+function cpuSide (runs) {
+  const last = runs.at(-1)
+  if (!last) return null
+  return { profile: mergedProfile(last.run.chosen), requests: last.run.observed.loads.reduce((s, l) => s + l.requests.completed, 0) }
+}
+
+/**
+ * Waits for both sides, whichever fails first: a side that throws ends the
+ * other (its turns close), and the first error is thrown once both are done.
+ * @template T
+ * @param {Promise<T>} a @param {Promise<T>} b
+ * @returns {Promise<[T, T]>}
+ */
+async function settleBoth (a, b) {
+  const [ra, rb] = await Promise.allSettled([a, b])
+  if (ra.status === 'rejected') throw ra.reason
+  if (rb.status === 'rejected') throw rb.reason
+  return [ra.value, rb.value]
+}
+
+/**
+ * An AbortController that also aborts, with the same reason, when `parent` does.
+ * @param {AbortSignal | undefined} parent
+ */
+function linkedAbort (parent) {
+  const controller = new AbortController()
+  const onAbort = () => controller.abort(parent?.reason)
+  if (parent?.aborted) onAbort()
+  else parent?.addEventListener('abort', onAbort, { once: true })
+  return {
+    signal: controller.signal,
+    /** @param {string} reason */
+    abort: (reason) => controller.abort(reason),
+    dispose: () => parent?.removeEventListener('abort', onAbort)
+  }
+}

@@ -1,0 +1,81 @@
+import { compareRounds } from '../stats/paired.js'
+import { comparisonEntry } from './comparison.js'
+
+/**
+ * dyno compare --load: two versions of a server loaded in the same rounds,
+ * compared round by round on requests per second and on p50 and p99
+ * latency. A round's two loads ran minutes apart at most, on the same
+ * machine, with the same flags, so each metric is paired by round (Student's
+ * t-test on the per-round log ratios, lib/stats/paired.js). Pure.
+ *
+ * @typedef {import('../load/summary.js').LoadResult} LoadResult
+ * @typedef {import('./turns.js').Side} Side
+ *
+ * @typedef {object} RoundFigures what one load of one side measured
+ * @property {number} requestsPerSecond answers per second over the load
+ * @property {number} p50 latency, ms
+ * @property {number} p99
+ * @property {number} completed
+ * @property {number} errors
+ * @property {number} non2xx
+ *
+ * @typedef {object} Round
+ * @property {Side[]} order which side was loaded first
+ * @property {RoundFigures} before
+ * @property {RoundFigures} after
+ *
+ * @typedef {object} SideTotals over the rounds compared
+ * @property {number} completed
+ * @property {number} errors
+ * @property {number} non2xx
+ */
+
+/** The metrics compared, as `--json` names them. */
+export const LOAD_METRICS = /** @type {const} */ ([
+  { name: 'requests', figure: 'requestsPerSecond', lowerIsFaster: false },
+  { name: 'p50', figure: 'p50', lowerIsFaster: true },
+  { name: 'p99', figure: 'p99', lowerIsFaster: true }
+])
+
+/**
+ * @param {LoadResult} load
+ * @returns {RoundFigures}
+ */
+export function roundFigures (load) {
+  return {
+    requestsPerSecond: load.duration > 0 ? load.requests.completed / load.duration : 0,
+    p50: load.latency.percentiles['50'],
+    p99: load.latency.percentiles['99'],
+    completed: load.requests.completed,
+    errors: load.errors.total,
+    non2xx: load.non2xx
+  }
+}
+
+/**
+ * @param {Round[]} rounds
+ * @param {{ alpha?: number }} [options]
+ */
+export function compareLoadRounds (rounds, options = {}) {
+  const comparisons = LOAD_METRICS.map(({ name, figure, lowerIsFaster }) => {
+    const before = rounds.map((r) => r.before[figure])
+    const after = rounds.map((r) => r.after[figure])
+    const test = compareRounds(before, after, options)
+    return { ...comparisonEntry(name, mean(before), mean(after), test, { lowerIsFaster }), rounds: test.rounds }
+  })
+  return { comparisons, totals: { before: totals(rounds, 'before'), after: totals(rounds, 'after') } }
+}
+
+/**
+ * @param {Round[]} rounds @param {Side} side
+ * @returns {SideTotals}
+ */
+function totals (rounds, side) {
+  const sum = (/** @type {'completed' | 'errors' | 'non2xx'} */ key) => rounds.reduce((s, r) => s + r[side][key], 0)
+  return { completed: sum('completed'), errors: sum('errors'), non2xx: sum('non2xx') }
+}
+
+/** @param {number[]} values */
+function mean (values) {
+  return values.length === 0 ? NaN : values.reduce((s, v) => s + v, 0) / values.length
+}
