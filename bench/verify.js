@@ -9,8 +9,11 @@
  *   saved:    dyno micro --save runs taken one after another, compared as dyno compare does:
  *             A/A pairs of runs of the same code; 10% pairs of runs of the two versions. Also
  *             how the A/A rate moves with BETWEEN_RUNS, the drift allowance it calibrates.
+ *   load:     dyno compare --load with --a and --b, on a server doing 11 (or 10) passes of a loop
+ *             per request: A/A with both at 11; 10% with b at 10, found faster on requests/sec.
  *
- *   node bench/verify.js [--runs 20] [--only against,saved] [-- extra dyno micro flags]
+ *   node bench/verify.js [--runs 20] [--only against,saved,load] [--load-flags '-c 4 -d 1 …'] [--rounds 6]
+ *                        [-- extra dyno micro flags]
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -21,7 +24,12 @@ import { parseArgs } from 'node:util'
 import { BETWEEN_RUNS, compareResults } from '../lib/compare/results.js'
 
 const { values, positionals: extra } = parseArgs({
-  options: { runs: { type: 'string', default: '20' }, only: { type: 'string', default: 'against,saved' } },
+  options: {
+    runs: { type: 'string', default: '20' },
+    only: { type: 'string', default: 'against,saved,load' },
+    'load-flags': { type: 'string', default: '-c 4 -d 1 http://127.0.0.1:$PORT/' },
+    rounds: { type: 'string', default: '6' }
+  },
   allowPositionals: true
 })
 const runs = Number(values.runs)
@@ -108,6 +116,31 @@ try {
       const found = tenPairs.filter(([a, b]) => verdict(a, b, betweenRuns) === 'faster').length
       const mark = betweenRuns === BETWEEN_RUNS ? ' (dyno compare)' : ''
       summary.push(`saved runs, BETWEEN_RUNS = ${betweenRuns}${mark}: A/A called different ${rate(disjoint, runs)} pairs (${rate(any, pairs)} of all pairs of the ${same.length} runs); 10% found faster ${rate(found, runs)}`)
+    }
+  }
+
+  if (parts.has('load')) {
+    writeFileSync(join(dir, 'server.cjs'), `const passes = Number(process.argv[2])
+const xs = Array.from({ length: 2000 }, (_, i) => i * 0.5)
+require('node:http').createServer((req, res) => {
+  let sum = 0
+  for (let r = 0; r < passes; r++) for (let i = 0; i < xs.length; i++) sum += xs[i] * r
+  res.end(String(sum))
+}).listen(0, '127.0.0.1')
+`)
+    for (const [label, passes] of /** @type {const} */ ([['A/A', 11], ['10%', 10]])) {
+      /** @type {Record<string, number>} */
+      const verdicts = { faster: 0, slower: 0, indistinguishable: 0 }
+      for (let i = 0; i < runs; i++) {
+        const args = ['compare', '--json', '--load', values['load-flags'], '--rounds', values.rounds, '--a', 'node server.cjs 11', '--b', `node server.cjs ${passes}`]
+        const result = JSON.parse(String(execFileSync(process.execPath, [dyno, ...args], { cwd: dir, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })))
+        const c = result.comparisons[0]
+        verdicts[c.verdict]++
+        log(`load ${label} run ${i + 1}: ${c.verdict}, ${c.ratio.toFixed(3)}x (${c.low.toFixed(3)}–${c.high.toFixed(3)}), p = ${c.p.toFixed(3)}`)
+      }
+      summary.push(label === 'A/A'
+        ? `compare --load, A/A (${runs} runs of ${values.rounds} rounds): requests/sec called different ${rate(verdicts.faster + verdicts.slower, runs)}`
+        : `compare --load, 10% less work per request (${runs} runs of ${values.rounds} rounds): found faster ${rate(verdicts.faster, runs)}, slower ${rate(verdicts.slower, runs)}`)
     }
   }
 } finally {

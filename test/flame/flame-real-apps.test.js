@@ -82,6 +82,25 @@ test('compiled by tsc with source maps in files or inline: the .ts location; a m
   assert.match(hottest(broken.data).file, /dist[/\\]routes[/\\]users\.js$/)
 })
 
+test('bundled by esbuild with a .js.map beside it: the .ts location', async () => {
+  // test/fixtures/esbuild/server.js is examples/typescript/src/server.ts as esbuild 0.24 bundles it:
+  // esbuild examples/typescript/src/server.ts --bundle --platform=node --format=esm --sourcemap --outfile=test/fixtures/esbuild/server.js
+  const run = await flame([NODE, join(root, 'test', 'fixtures', 'esbuild', 'server.js')])
+  const hot = hottest(run.data)
+  assert.equal(hot.name, 'rankUsers')
+  assert.equal(hot.line, 10)
+  assert.match(hot.file, /examples[/\\]typescript[/\\]src[/\\]routes[/\\]users\.ts$/)
+  assert.match(run.stdout, /rankUsers.*examples\/typescript\/src\/routes\/users\.ts:10/)
+})
+
+test('an app that forks children which listen: every child is profiled, the load reaches them', async () => {
+  const run = await flame([NODE, join(root, 'test', 'fixtures', 'apps', 'forks-listeners.cjs')], '-c 4 -d 2 http://127.0.0.1:$PORT/')
+  const units = run.data.meta.units ?? []
+  assert.equal(units.length, 3, JSON.stringify(units))
+  assert.match(run.stdout, /Profiled 3 processes, merged above/)
+  assert.equal(hottest(run.data).name, 'spin')
+})
+
 test('a cluster: every worker is profiled, each with its share, and the primary too', async () => {
   const run = await flame([NODE, join(root, 'examples', 'cluster', 'server.js')], '-c 8 -d 2 http://127.0.0.1:$PORT/')
   const units = run.data.meta.units ?? []

@@ -1,0 +1,55 @@
+/**
+ * The pieces of dyno compare --load that decide, on recorded figures: the
+ * order of the rounds, the turns two running apps take, and the paired
+ * comparison of each metric.
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { compareLoadRounds } from '../../lib/compare/load-rounds.js'
+import { Turns, roundOrder } from '../../lib/compare/turns.js'
+
+test('rounds alternate which version goes first', () => {
+  assert.deepEqual(roundOrder(3), [['before', 'after'], ['after', 'before'], ['before', 'after']])
+})
+
+test('turns are taken in order, and closing them releases whoever waits', async () => {
+  const turns = new Turns(['before', 'after', 'after', 'before'])
+  /** @type {string[]} */
+  const log = []
+  const side = async (/** @type {'before' | 'after'} */ name) => {
+    while (await turns.wait(name)) {
+      log.push(name)
+      await new Promise((resolve) => setImmediate(resolve))
+      turns.done()
+    }
+  }
+  await Promise.all([side('after'), side('before')])
+  assert.deepEqual(log, ['before', 'after', 'after', 'before'])
+
+  const closed = new Turns(['before', 'after'])
+  const waiting = closed.wait('after')
+  closed.close()
+  assert.equal(await waiting, false)
+})
+
+/** @param {number} rps @param {number} p50 @param {number} p99 */
+const figures = (rps, p50, p99) => ({ requestsPerSecond: rps, p50, p99, completed: rps, errors: 0, non2xx: 1 })
+
+test('each metric is compared round by round; lower latency is faster', () => {
+  // The machine drifts from round to round; the after version keeps 20% more throughput within each.
+  const drift = [1, 0.8, 1.1, 0.9, 1.05, 0.85]
+  const rounds = drift.map((d, i) => ({
+    order: /** @type {import('../../lib/compare/turns.js').Side[]} */ (i % 2 ? ['after', 'before'] : ['before', 'after']),
+    before: figures(1000 * d, 10 / d, 40 / d),
+    after: figures(1200 * d * (1 + (i % 3) / 100), 8 / d, 40 / d * (1 + (i % 2) / 50))
+  }))
+  const { comparisons, totals } = compareLoadRounds(rounds)
+  const [requests, p50, p99] = comparisons
+  assert.equal(requests.name, 'requests')
+  assert.equal(requests.verdict, 'faster')
+  assert.ok(requests.low > 1.15 && requests.high < 1.25)
+  assert.equal(p50.verdict, 'faster')
+  assert.ok(p50.ratio < 1)
+  assert.equal(p99.verdict, 'indistinguishable')
+  assert.deepEqual(totals.before, { completed: rounds.reduce((s, r) => s + r.before.completed, 0), errors: 0, non2xx: 6 })
+})
