@@ -1,5 +1,7 @@
+import { dirname, sep } from 'node:path'
+import { agentCodeTest } from './agent-code.js'
 import { buildFlameData } from './build-flame-data.js'
-import { UNIT } from './categorize.js'
+import { APP, UNIT, categorize, urlToPath } from './categorize.js'
 import { CATEGORIES } from './flame-data.js'
 
 /**
@@ -25,7 +27,8 @@ import { CATEGORIES } from './flame-data.js'
  * @typedef {object} DiffSide
  * @property {CpuProfile | ProfileUnit[]} profile one process's profile, or one per process and thread (added up)
  * @property {number} requests requests answered while profiled; more than 0
- * @property {string} [cwd] the version's folder: its app files are named relative to it (default: options.cwd)
+ * @property {string} [cwd] the version's folder: its app files are named relative to it (by default, the
+ *   deepest folder that holds all of them), so that the same file in two checkouts has one name
  * @property {Map<string, import('./inlined.js').ScriptExtents>} [scripts] to give inlined functions their samples (see build-flame-data.js)
  * @property {import('./source-maps.js').SourceMapper | null} [mapper] the version's source maps
  * @property {(path: string) => string | null} [readSource] the text of an app file, for the report's source panel
@@ -33,7 +36,6 @@ import { CATEGORIES } from './flame-data.js'
 
 /**
  * @typedef {object} DiffOptions
- * @property {string} [cwd] where app paths are shown relative to; '/' by default
  * @property {string} [title]
  * @property {Partial<import('./flame-data.js').FlameMeta>} [meta] startedAt, node, v8, load of the after run, for the report
  */
@@ -92,7 +94,7 @@ function sideFlame (side, options, which) {
     : Array.isArray(side.profile) ? side.profile[0].profile : side.profile
   const { data, detail } = buildFlameData(profiles, {
     title: options.title ?? 'CPU differential',
-    cwd: side.cwd ?? options.cwd ?? '/',
+    cwd: side.cwd ?? appFolder(Array.isArray(profiles) ? profiles.map((u) => u.profile) : [profiles]),
     meta: options.meta ?? {},
     readSource: side.readSource,
     scripts: side.scripts,
@@ -212,6 +214,33 @@ function describe ({ frames, strings }, f) {
     location: frames.file[f] >= 0 ? `${strings[frames.file[f]]}:${frames.line[f]}` : '',
     category: CATEGORIES[frames.category[f]]
   }
+}
+
+/**
+ * The deepest folder that holds every app file the profiles ran (not dyno's
+ * agent), '/' when there is none.
+ * @param {CpuProfile[]} profiles
+ */
+function appFolder (profiles) {
+  const isAgentCode = agentCodeTest()
+  const seen = new Set()
+  /** @type {string[] | null} */
+  let common = null
+  for (const { nodes } of profiles) {
+    for (const { callFrame } of nodes) {
+      if (seen.has(callFrame.url)) continue
+      seen.add(callFrame.url)
+      if (categorize(callFrame) !== APP || isAgentCode(callFrame.url)) continue
+      const path = urlToPath(callFrame.url)
+      if (path === null) continue
+      const parts = dirname(path).split(sep)
+      if (common === null) common = parts
+      let same = 0
+      while (same < common.length && same < parts.length && common[same] === parts[same]) same++
+      common.length = same
+    }
+  }
+  return common && common.length > 1 ? common.join(sep) : sep
 }
 
 /** @param {ArrayLike<number>} values */

@@ -34,6 +34,12 @@ test('a function that moved down its file is the same function, named where it i
   assert.ok(burns[0].before > 0 && burns[0].after > 0)
 })
 
+test('without their folders, each version\'s files are named from the folder that holds them', () => {
+  const bare = (/** @type {import('../../lib/analyze/flame-diff.js').DiffSide} */ side) => ({ profile: side.profile, requests: side.requests })
+  const diff = diffProfiles({ before: bare(versions.before), after: bare(versions.after) })
+  assert.deepEqual(diff, diffProfiles(versions))
+})
+
 test('time per request: the same profile over ten times the requests took a tenth per request', () => {
   const diff = diffProfiles({ before: versions.before, after: { ...versions.before, requests: REQUESTS * 10 } })
   for (const f of diff.functions) assert.ok(Math.abs(f.after * 10 - f.before) < 1e-9 * Math.max(1, f.before), f.name)
