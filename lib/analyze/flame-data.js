@@ -15,6 +15,27 @@ import { TIERS as V8_TIERS } from '../v8/tiers.js'
  * @property {FlameFrames} frames distinct functions (name + file + line + column)
  * @property {FlameNodes} nodes the merged call tree in preorder; node 0 is the root
  * @property {Record<string, FlameSource>} sources the app's own files, by `frames.file` string index
+ * @property {FlameDiffNodes} [diff] when the report compares two versions (flame-diff-data.js): the
+ *   before side, against the after side's tree in `nodes`
+ */
+
+/**
+ * @typedef {object} FlameDiffNodes
+ * @property {number[]} before per node: the self time per request, in ms, the same stack took before
+ * @property {{ before: number, after: number }} requests answered while profiled, per side
+ * @property {{ before: number, after: number, change: number }} total CPU time per request, ms
+ * @property {FunctionChange[]} functions every function of either side, biggest change first
+ */
+
+/**
+ * A function's self CPU time per request in two versions (flame-diff.js).
+ * @typedef {object} FunctionChange
+ * @property {string} name
+ * @property {string} location file:line, or '' for native code
+ * @property {string} category see CATEGORIES
+ * @property {number} before self CPU time per request before, ms
+ * @property {number} after self CPU time per request after, ms
+ * @property {number} change after − before, ms per request
  */
 
 /**
@@ -33,8 +54,8 @@ import { TIERS as V8_TIERS } from '../v8/tiers.js'
  * @property {FlameLoad | null} [load] the load that ran while profiling, when dyno ran one (optional)
  * @property {string[]} [warnings] what the report could not do, and why (a file of the run folder is missing)
  * @property {{ label: string, samples: number }[]} [units] the processes and threads profiled, when several were: each stands as a frame of category `unit` above its calls
- * @property {'samples' | 'bytes'} [unit] what the counts in `nodes` are: CPU samples (by default), or bytes
- *   allocated (an allocation profile)
+ * @property {'samples' | 'bytes' | 'ms per request'} [unit] what the counts in `nodes` are: CPU samples (by default), bytes
+ *   allocated (an allocation profile), or CPU time per request (a differential of two versions)
  */
 
 /**

@@ -18,7 +18,7 @@ const render = reportPage({
   scripts: [
     'shared/format.js', 'shared/state.js', 'shared/theme.js', 'shared/header.js', 'shared/tooltip.js',
     'flame/profile.js', 'flame/tree-builder.js', 'flame/trees.js', 'flame/stats.js', 'flame/colors.js', 'flame/canvas.js', 'flame/frame-tooltip.js',
-    'flame/functions-table.js', 'flame/source.js', 'flame/actions.js', 'flame/model.js', 'flame/controls.js', 'flame/report.js',
+    'flame/functions-table.js', 'flame/changes-table.js', 'flame/source.js', 'flame/actions.js', 'flame/model.js', 'flame/controls.js', 'flame/report.js',
     'shared/main.js'
   ]
 })

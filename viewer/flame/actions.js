@@ -21,11 +21,12 @@
 
 /**
  * @param {ThemeName} theme
+ * @param {ColorMode} [colorBy] the colours at first: a differential's are its changes
  * @returns {FlameState}
  */
-function flameState (theme) {
+function flameState (theme, colorBy = 'heat') {
   // Several processes or threads are merged at first (see FILTERS).
-  return { hidden: ['processes'], inverted: false, zoom: [], query: '', highlight: '', colorBy: 'heat', selected: -1, theme }
+  return { hidden: ['processes'], inverted: false, zoom: [], query: '', highlight: '', colorBy, selected: -1, theme }
 }
 
 const flameActions = {

@@ -14,6 +14,7 @@
  * @property {boolean} inverted root at the top
  * @property {Uint8Array | null} marks 1 for each node the search or highlight keeps; null when nothing is dimmed
  * @property {string[]} colors a CSS colour per frame
+ * @property {string[] | null} nodeColors a CSS colour per node of `tree`, in place of `colors` (a differential); null otherwise
  * @property {ColorMode} colorBy
  * @property {number} selectedFrame outlined wherever it runs; -1 for none
  * @property {{ root: string, short: (frame: number) => string, full: (frame: number) => string }} labels
@@ -128,12 +129,12 @@ function createFlameCanvas (scroller, canvas, spacer) {
    * @param {number} y
    */
   function drawFrame (scene, theme, i, x, w, y) {
-    const { tree, marks, colors, colorBy, selectedFrame, labels } = scene
+    const { tree, marks, colors, nodeColors, colorBy, selectedFrame, labels } = scene
     const f = tree.frame[i]
     const dim = marks !== null && !marks[i]
     let fill = theme.root
     if (dim) fill = theme.dim
-    else if (i !== 0) fill = colorBy === 'tier' && tree.inlined[i] ? inlinedTierColor() : colors[f]
+    else if (i !== 0) fill = nodeColors ? nodeColors[i] : colorBy === 'tier' && tree.inlined[i] ? inlinedTierColor() : colors[f]
     ctx.fillStyle = fill
     ctx.fillRect(x, y, w > 3 ? w - 1 : w, ROW_HEIGHT - 1)
     if (w > 10 && tree.inlined[i]) {

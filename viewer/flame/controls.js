@@ -56,6 +56,7 @@ function renderLegend (element, mode) {
   })
   const hint = document.createElement('span')
   hint.textContent = '◤ inlined call · width: time on stack · ' + (mode === 'heat' ? 'heat: time on top of the stack · ' : '') +
+    (mode === 'diff' ? 'colour: time on top of the stack per request, against the same stack before · ' : '') +
     'click: zoom and show source · /: search · Esc: zoom out'
   element.replaceChildren(...items, hint)
 }

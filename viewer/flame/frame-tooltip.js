@@ -1,6 +1,6 @@
 /* What the tooltip says about a frame of the flamegraph: which function, where, and how much time. */
 /* exported describeFrame */
-/* global formatShare, formatLocation, TIER_NAMES, amountText */
+/* global formatShare, formatLocation, formatMs, TIER_NAMES, amountText */
 
 const KIND_NAMES = ['app code', 'dependency (node_modules)', 'Node.js core', 'native / V8 builtin', 'garbage collection', 'V8 (program)']
 
@@ -32,5 +32,11 @@ function describeFrame (profile, tree, i, inverted, stats) {
   const tier = frames.tier[f]
   rows.push(['tier', profile.meta.tiersKnown === false ? 'unknown: this Node did not report tiers' : tier ? TIER_NAMES[tier] + (tier >= 3 ? ' (optimized)' : ' (not optimized)') : 'unknown'])
   if (tree.inlined[i]) rows.push(['inlined', 'yes, into its caller\'s optimized code'])
+  const before = inverted ? tree.beforeTotal : tree.before
+  if (before) {
+    const after = inverted ? tree.total[i] : tree.self[i]
+    const change = after - before[i]
+    rows.unshift([inverted ? 'before → after' : 'self, before → after', formatMs(before[i]) + ' → ' + formatMs(after) + ' per request (' + (change < 0 ? '\u2212' : '+') + formatMs(Math.abs(change)) + ')'])
+  }
   return { title: frames.name[f], where, rows }
 }

@@ -25,8 +25,9 @@ const TIER_SHORT_NAMES = ['', 'interpreted', 'Sparkplug', 'Maglev', 'Turbofan']
  * @param {HTMLElement} countLabel
  * @param {HTMLButtonElement} moreButton
  * @param {(frame: number) => void} onSelect
+ * @param {(n: number) => string} [amount] a count as a bare number, in the profile's unit
  */
-function createFunctionTable (table, countLabel, moreButton, onSelect) {
+function createFunctionTable (table, countLabel, moreButton, onSelect, amount = formatCount) {
   const body = table.tBodies[0]
   const sortButtons = /** @type {HTMLButtonElement[]} */ ([...(table.tHead?.querySelectorAll('button[data-sort]') ?? [])])
   /** @type {'self' | 'total' | 'name'} */
@@ -56,7 +57,7 @@ function createFunctionTable (table, countLabel, moreButton, onSelect) {
     const td = cell(tr, formatShare(samples, all) + ' ', 'num')
     const count = document.createElement('span')
     count.className = 'muted'
-    count.textContent = formatCount(samples)
+    count.textContent = amount(samples)
     const bar = document.createElement('i')
     bar.className = 'cell-bar'
     bar.style.width = Math.min(100, samples / all * 100) + '%'

@@ -7,7 +7,7 @@
  */
 /* exported createFlameModel */
 /* global memoize, FILTERS, buildCallTree, buildInvertedTree, followPath, functionStats, compileQuery,
-   markNodes, coveredSamples, topOfStackSamples, frameColors, isOptimized, isUnoptimized, formatCount, formatShare */
+   markNodes, coveredSamples, topOfStackSamples, frameColors, diffColors, isOptimized, isUnoptimized, formatCount, formatShare */
 
 /**
  * A search, compiled.
@@ -27,6 +27,9 @@ function createFlameModel (profile) {
   })
   const stats = memoize((/** @type {Tree} */ tree) => functionStats(tree, frames.count))
   const colors = memoize((/** @type {ColorMode} */ mode, /** @type {FunctionStats} */ stats) => frameColors(mode, frames, stats))
+  // A differential's change that counts: 1% of the CPU per request of the bigger side.
+  const sameBelow = profile.diff ? 0.01 * Math.max(profile.diff.total.before, profile.diff.total.after) : 0
+  const changes = memoize((/** @type {Tree} */ tree, /** @type {boolean} */ inverted) => diffColors(tree, inverted, sameBelow))
   const search = memoize((/** @type {string} */ query) => {
     try {
       return { matches: compileQuery(query, frames), invalid: false }
@@ -61,6 +64,8 @@ function createFlameModel (profile) {
     stats: (state) => stats(model.callTree(state)),
     /** @param {FlameState} state */
     colors: (state) => colors(state.colorBy, model.stats(state)),
+    /** per node of the tree in view, how its self time changed; null but in a differential's diff colours @param {FlameState} state */
+    changes: (state) => state.colorBy === 'diff' && profile.diff ? changes(model.view(state).tree, state.inverted) : null,
     /** @param {FlameState} state @returns {Search} */
     search: (state) => search(state.query),
     /** the tree in view and its zoomed node @param {FlameState} state */

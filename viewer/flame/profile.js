@@ -1,5 +1,5 @@
 /* Reads the FlameData embedded in the page into typed arrays. */
-/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, FLAME_TABLES, amountText */
+/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, FLAME_TABLES, amountText, countText, formatMs */
 /* global formatCount */
 
 /** @typedef {import('../../lib/analyze/flame-data.js').FlameData} FlameData */
@@ -35,6 +35,8 @@ function readProfile (json) {
       throw new Error('node ' + i + ' breaks the preorder call tree')
     }
   }
+  const before = data.diff ? Float64Array.from(data.diff.before) : null
+  if (before && before.length !== count) throw new Error('the before side has ' + before.length + ' nodes, the tree ' + count)
   const names = new Array(frameCount)
   const files = new Array(frameCount)
   for (let f = 0; f < frameCount; f++) {
@@ -59,9 +61,22 @@ function readProfile (json) {
       frame,
       parent,
       self: Float64Array.from(nodes.self),
-      inlined: Uint8Array.from(nodes.inlined)
-    }
+      inlined: Uint8Array.from(nodes.inlined),
+      before
+    },
+    /** what a differential report compares, beside `nodes.before`; null for one profile */
+    diff: data.diff ? { requests: data.diff.requests, total: data.diff.total, functions: data.diff.functions } : null
   }
+}
+
+/** `17.3 ms`, `0.42 ms`, `0 ms`: small times keep two decimals @param {number} ms */
+function formatMs (ms) {
+  return msNumber(ms) + ' ms'
+}
+
+/** @param {number} ms */
+function msNumber (ms) {
+  return ms === 0 ? '0' : Math.abs(ms) >= 1 ? ms.toFixed(1) : ms.toFixed(2)
 }
 
 /**
@@ -71,6 +86,7 @@ function readProfile (json) {
  * @returns {(n: number) => string}
  */
 function amountText (meta) {
+  if (meta.unit === 'ms per request') return (n) => formatMs(n) + ' per request'
   if (meta.unit !== 'bytes') return (n) => formatCount(n) + ' samples'
   return (n) => {
     const units = ['B', 'kB', 'MB', 'GB']
@@ -81,4 +97,14 @@ function amountText (meta) {
     }
     return (i === 0 ? String(Math.round(n)) : String(Number(n.toPrecision(3)))) + ' ' + units[i] + ' allocated'
   }
+}
+
+/**
+ * A count of the profile as a bare number, for the tables: whole samples or
+ * bytes, or ms for CPU time per request.
+ * @param {FlameData['meta']} meta
+ * @returns {(n: number) => string}
+ */
+function countText (meta) {
+  return meta.unit === 'ms per request' ? msNumber : formatCount
 }

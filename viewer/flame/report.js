@@ -6,7 +6,7 @@
 /* exported startReport */
 /* global readProfile, createStore, flameState, flameActions, createFlameModel, preferredTheme, applyTheme,
    pathTo, ancestorsOf, createFlameCanvas, createTooltip, describeFrame, createFunctionTable, createSourcePanel,
-   renderHeader, runFacts, wireControls, renderLegend, formatCount, amountText */
+   renderHeader, runFacts, wireControls, renderLegend, formatCount, formatMs, amountText, countText, renderChanges, DIFF_KINDS */
 
 function startReport () {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
@@ -14,19 +14,21 @@ function startReport () {
   const { frames, meta } = profile
   const tiersKnown = meta.tiersKnown !== false
   const model = createFlameModel(profile)
-  const store = createStore(flameState(preferredTheme()), flameActions)
+  // A differential is coloured by its changes at first.
+  const store = createStore(flameState(preferredTheme(), profile.diff ? 'diff' : 'heat'), flameActions)
   const { actions } = store
 
   const canvas = /** @type {HTMLCanvasElement} */ ($('flame'))
   const flame = createFlameCanvas($('flame-scroll'), canvas, $('flame-spacer'))
   const tooltip = createTooltip($('tooltip'))
-  const table = createFunctionTable(/** @type {HTMLTableElement} */ ($('functions')), $('functions-count'), /** @type {HTMLButtonElement} */ ($('functions-more')), actions.select)
+  const table = createFunctionTable(/** @type {HTMLTableElement} */ ($('functions')), $('functions-count'), /** @type {HTMLButtonElement} */ ($('functions-more')), actions.select, countText(meta))
   const source = createSourcePanel($('source-title'), $('source-note'), $('source-lines'))
   const labels = frameLabels(profile)
   /** @param {string} id @param {boolean} pressed */
   const press = (id, pressed) => $(id).setAttribute('aria-pressed', String(pressed))
   // A profile of several processes or threads can be split by them.
   $('filter-processes').hidden = (meta.units?.length ?? 0) < 2
+  if (profile.diff) showDiff(profile.diff)
 
   store.view(['theme'], (state) => {
     const css = applyTheme(state.theme, $('theme'))
@@ -40,7 +42,10 @@ function startReport () {
     press('highlight-optimized', state.highlight === 'optimized')
     press('highlight-unoptimized', state.highlight === 'unoptimized')
   })
-  store.view(['colorBy'], (state) => renderLegend($('legend'), state.colorBy))
+  store.view(['colorBy'], (state) => {
+    /** @type {HTMLSelectElement} */ ($('color-by')).value = state.colorBy
+    renderLegend($('legend'), state.colorBy)
+  })
   store.view(['hidden', 'query'], (state) => {
     table.update({ frames, stats: model.stats(state), matches: model.search(state).matches, all: model.callTree(state).total[0], tiersKnown })
   })
@@ -51,7 +56,7 @@ function startReport () {
   })
   store.view(['hidden', 'inverted', 'zoom', 'query', 'highlight', 'colorBy', 'selected'], (state) => {
     const { tree, zoom } = model.view(state)
-    flame.setScene({ tree, zoom, inverted: state.inverted, marks: model.marks(state), colors: model.colors(state), colorBy: state.colorBy, selectedFrame: state.selected, labels })
+    flame.setScene({ tree, zoom, inverted: state.inverted, marks: model.marks(state), colors: model.colors(state), nodeColors: model.changes(state)?.colors ?? null, colorBy: state.colorBy, selectedFrame: state.selected, labels })
   })
   store.view(['hidden', 'inverted', 'zoom'], (state) => {
     const { tree, zoom } = model.view(state)
@@ -111,12 +116,22 @@ function startReport () {
     }
   })
 
-  renderHeader({ title: $('title'), facts: $('facts') }, 'dyno flame', meta.title, runFacts(meta, meta.unit === 'bytes'
-    ? [['allocations', amountText(meta)(meta.samples)]]
-    : [
-        ['samples', formatCount(meta.samples) + (meta.idleSamples ? ' (+ ' + formatCount(meta.idleSamples) + ' idle)' : '')],
-        ['interval', meta.intervalUs ? (meta.intervalUs / 1000).toFixed(2) + ' ms' : 'unknown']
-      ]))
+  /**
+   * A differential: its colours first in the choice, and its functions' changes.
+   * @param {NonNullable<Profile['diff']>} diff
+   */
+  function showDiff (diff) {
+    const option = document.createElement('option')
+    option.value = 'diff'
+    option.textContent = 'before → after'
+    $('color-by').prepend(option)
+    const brand = document.querySelector('.brand')
+    if (brand) brand.textContent = 'dyno flame diff'
+    $('changes-panel').hidden = false
+    renderChanges(/** @type {HTMLTableElement} */ ($('changes')), $('changes-count'), diff)
+  }
+
+  renderHeader({ title: $('title'), facts: $('facts') }, profile.diff ? 'dyno flame diff' : 'dyno flame', meta.title, runFacts(meta, amountFacts(profile)))
   if (!tiersKnown) {
     const notice = $('notice')
     notice.textContent = 'Optimization tiers are unknown for this profile: the profiled Node did not report them, and dyno does not guess.'
@@ -148,9 +163,40 @@ function startReport () {
         const box = canvas.getBoundingClientRect()
         return { x: box.left + rect.x, y: box.top + rect.y, width: rect.width, height: rect.height }
       },
-      framesDrawn: () => flame.stats().framesDrawn
+      framesDrawn: () => flame.stats().framesDrawn,
+      /**
+       * In a differential: how the node's time per request changed, as its colour says.
+       * @param {number} node
+       */
+      changeOf: (node) => {
+        const { state } = store
+        const tree = currentTree()
+        const before = state.inverted ? tree.beforeTotal : tree.before
+        const changes = model.changes(state)
+        if (!before || !changes) return null
+        return { before: before[node], after: (state.inverted ? tree.total : tree.self)[node], kind: DIFF_KINDS[changes.kinds[node] + 1], color: changes.colors[node] }
+      }
     }
   }
+}
+
+/**
+ * The header's facts of what the profile counts.
+ * @param {Profile} profile
+ * @returns {[string, string][]}
+ */
+function amountFacts ({ meta, diff }) {
+  if (diff) {
+    return [
+      ['CPU per request', formatMs(diff.total.before) + ' → ' + formatMs(diff.total.after)],
+      ['requests', formatCount(diff.requests.before) + ' before, ' + formatCount(diff.requests.after) + ' after']
+    ]
+  }
+  if (meta.unit === 'bytes') return [['allocations', amountText(meta)(meta.samples)]]
+  return [
+    ['samples', formatCount(meta.samples) + (meta.idleSamples ? ' (+ ' + formatCount(meta.idleSamples) + ' idle)' : '')],
+    ['interval', meta.intervalUs ? (meta.intervalUs / 1000).toFixed(2) + ' ms' : 'unknown']
+  ]
 }
 
 /**

@@ -1,6 +1,6 @@
 /* The source panel: an app file's lines, each with the samples it took. */
 /* exported createSourcePanel */
-/* global formatCount, formatShare, formatLocation, CATEGORY */
+/* global formatCount, formatShare, formatLocation, CATEGORY, amountText, countText */
 
 const MAX_SOURCE_LINES = 20_000
 
@@ -10,8 +10,8 @@ const MAX_SOURCE_LINES = 20_000
  * @param {HTMLElement} container
  */
 function createSourcePanel (title, note, container) {
-  /** @param {number} number @param {string} text @param {number} samples @param {number} max */
-  function lineRow (number, text, samples, max) {
+  /** @param {number} number @param {string} text @param {number} samples @param {number} max @param {(n: number) => string} amount */
+  function lineRow (number, text, samples, max, amount) {
     const row = document.createElement('div')
     row.className = 'source-line' + (samples ? ' hot' : '')
     const no = document.createElement('span')
@@ -26,7 +26,7 @@ function createSourcePanel (title, note, container) {
     }
     const count = document.createElement('span')
     count.className = 'count'
-    count.textContent = samples ? formatCount(samples) : ''
+    count.textContent = samples ? amount(samples) : ''
     const code = document.createElement('code')
     code.textContent = text
     row.append(no, bar, count, code)
@@ -59,9 +59,10 @@ function createSourcePanel (title, note, container) {
       max = Math.max(max, samplesAt(key))
       sum += samplesAt(key)
     }
-    note.textContent = formatCount(sum) + ' samples in this file (' + formatShare(sum, allSamples) + ' of all), by line' +
+    note.textContent = amountText(profile.meta)(sum) + ' in this file (' + formatShare(sum, allSamples) + ' of all), by line' +
       (lines.length > MAX_SOURCE_LINES ? '; the first ' + formatCount(MAX_SOURCE_LINES) + ' lines' : '')
-    const rows = lines.slice(0, MAX_SOURCE_LINES).map((text, i) => lineRow(i + 1, text, samplesAt(i + 1), max))
+    const amount = countText(profile.meta)
+    const rows = lines.slice(0, MAX_SOURCE_LINES).map((text, i) => lineRow(i + 1, text, samplesAt(i + 1), max, amount))
     container.append(...rows)
     const current = rows[frames.line[f] - 1]
     if (current) {

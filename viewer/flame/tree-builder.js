@@ -12,12 +12,14 @@
  * Grows a tree; a child merges with its sibling of the same frame and
  * inlining, found through an open-addressing hash table of typed arrays.
  * @param {number} capacity nodes to make room for at first
+ * @param {boolean} [withBefore] whether nodes also add up a before side's self (a differential)
  */
-function treeBuilder (capacity) {
+function treeBuilder (capacity, withBefore = false) {
   let frame = new Int32Array(capacity)
   let parent = new Int32Array(capacity)
   let inlined = new Uint8Array(capacity)
   let self = new Float64Array(capacity)
+  let before = withBefore ? new Float64Array(capacity) : null
   frame[0] = -1
   parent[0] = -1
   let count = 1
@@ -59,6 +61,7 @@ function treeBuilder (capacity) {
     parent = copy(parent, new Int32Array(capacity))
     inlined = copy(inlined, new Uint8Array(capacity))
     self = copy(self, new Float64Array(capacity))
+    if (before) before = copy(before, new Float64Array(capacity))
   }
 
   return {
@@ -80,9 +83,12 @@ function treeBuilder (capacity) {
       slotNode[i] = count
       return count++
     },
-    /** @param {number} id @param {number} samples */
-    addSelf (id, samples) { self[id] += samples },
-    finish () { return layoutTree(count, frame, parent, inlined, self) }
+    /** @param {number} id @param {number} samples @param {number} [beforeSelf] the before side's, in a differential */
+    addSelf (id, samples, beforeSelf = 0) {
+      self[id] += samples
+      if (before) before[id] += beforeSelf
+    },
+    finish () { return layoutTree(count, frame, parent, inlined, self, before) }
   }
 }
 
@@ -93,14 +99,23 @@ function treeBuilder (capacity) {
  * @param {ArrayLike<number>} parent
  * @param {ArrayLike<number>} inlined
  * @param {ArrayLike<number>} self
+ * @param {ArrayLike<number> | null} [before] a before side's self per node, in a differential
  */
-function layoutTree (count, frame, parent, inlined, self) {
+function layoutTree (count, frame, parent, inlined, self, before = null) {
   const total = new Float64Array(count)
   for (let i = count - 1; i > 0; i--) {
     total[i] += self[i]
     total[parent[i]] += total[i]
   }
   total[0] += self[0]
+  const beforeTotal = before ? new Float64Array(count) : null
+  if (before && beforeTotal) {
+    for (let i = count - 1; i > 0; i--) {
+      beforeTotal[i] += before[i]
+      beforeTotal[parent[i]] += beforeTotal[i]
+    }
+    beforeTotal[0] += before[0]
+  }
 
   const start = new Int32Array(count + 1)
   for (let i = 1; i < count; i++) start[parent[i] + 1]++
@@ -156,6 +171,9 @@ function layoutTree (count, frame, parent, inlined, self) {
     x: new Float64Array(count),
     depth: new Int32Array(count),
     end: new Int32Array(count),
+    /** the before side's self and total per node, in a differential; null otherwise */
+    before: before ? new Float64Array(count) : null,
+    beforeTotal: beforeTotal ? new Float64Array(count) : null,
     maxDepth: 0
   }
   for (let i = 0; i < count; i++) {
@@ -164,6 +182,8 @@ function layoutTree (count, frame, parent, inlined, self) {
     tree.parent[i] = i === 0 ? -1 : position[parent[old]]
     tree.inlined[i] = inlined[old]
     tree.self[i] = self[old]
+    if (tree.before && before) tree.before[i] = before[old]
+    if (tree.beforeTotal && beforeTotal) tree.beforeTotal[i] = beforeTotal[old]
     tree.total[i] = total[old]
     tree.x[i] = oldX[old]
     tree.depth[i] = oldDepth[old]

@@ -17,18 +17,18 @@ const INVERTED_RESOLUTION = 4000
  * @returns {Tree}
  */
 function buildCallTree (profile, hiddenCategory) {
-  const { count, frame, parent, self, inlined } = profile.nodes
+  const { count, frame, parent, self, inlined, before } = profile.nodes
   const category = profile.frames.category
-  if (!hiddenCategory.some(Boolean)) return layoutTree(count, frame, parent, inlined, self)
-  const builder = treeBuilder(Math.max(count, 1))
+  if (!hiddenCategory.some(Boolean)) return layoutTree(count, frame, parent, inlined, self, before)
+  const builder = treeBuilder(Math.max(count, 1), before !== null)
   const mapped = new Int32Array(count)
-  builder.addSelf(0, self[0])
+  builder.addSelf(0, self[0], before?.[0])
   for (let i = 1; i < count; i++) {
     const into = mapped[parent[i]]
     const f = frame[i]
     const id = hiddenCategory[category[f]] ? into : builder.child(into, f, inlined[i])
     mapped[i] = id
-    builder.addSelf(id, self[i])
+    builder.addSelf(id, self[i], before?.[i])
   }
   return builder.finish()
 }
@@ -45,67 +45,78 @@ function buildCallTree (profile, hiddenCategory) {
  * @returns {{ tree: Tree, zoom: number }}
  */
 function buildInvertedTree (call, focus) {
-  const builder = treeBuilder(4096)
-  builder.addSelf(0, call.self[0])
+  const before = call.before
+  const builder = treeBuilder(4096, before !== null)
+  builder.addSelf(0, call.self[0], before?.[0])
   // Each entry is a call node with samples on top of the stack, and a cursor
-  // that climbs its callers one level per inverted depth.
+  // that climbs its callers one level per inverted depth. In a differential,
+  // `olds` is each entry's self on the before side.
   /** @type {number[]} */
   let cursors = []
   /** @type {number[]} */
   let weights = []
+  /** @type {number[]} */
+  let olds = []
   for (let i = 1; i < call.count; i++) {
-    if (call.self[i]) { cursors.push(i); weights.push(call.self[i]) }
+    if (call.self[i] || before?.[i]) { cursors.push(i); weights.push(call.self[i]); olds.push(before?.[i] ?? 0) }
   }
   let node = 0
   // The inverted tree's calls are never inlined: a step is its frame.
   for (const f of focus.map(frameOfStep)) {
-    /** @type {{ cursors: number[], weights: number[], total: number }} */
-    const kept = { cursors: [], weights: [], total: 0 }
+    /** @type {{ cursors: number[], weights: number[], olds: number[], total: number, old: number }} */
+    const kept = { cursors: [], weights: [], olds: [], total: 0, old: 0 }
     let total = 0
+    let old = 0
     for (let e = 0; e < cursors.length; e++) {
       total += weights[e]
+      old += olds[e]
       const up = node === 0 ? cursors[e] : call.parent[cursors[e]]
       if (up > 0 && call.frame[up] === f) {
         kept.cursors.push(up)
         kept.weights.push(weights[e])
+        kept.olds.push(olds[e])
         kept.total += weights[e]
+        kept.old += olds[e]
       }
     }
     if (!kept.total) break
-    builder.addSelf(node, total - kept.total)
+    builder.addSelf(node, total - kept.total, old - kept.old)
     node = builder.child(node, f, 0)
     cursors = kept.cursors
     weights = kept.weights
+    olds = kept.olds
   }
   let focusTotal = 0
   for (const w of weights) focusTotal += w
   const minTotal = focusTotal / INVERTED_RESOLUTION
 
-  /** @typedef {{ id: number, cursors: number[], weights: number[], atRoot: boolean }} CallerGroup */
+  /** @typedef {{ id: number, cursors: number[], weights: number[], olds: number[], atRoot: boolean }} CallerGroup */
   /** @type {CallerGroup[]} */
-  const pending = [{ id: node, cursors, weights, atRoot: node === 0 }]
+  const pending = [{ id: node, cursors, weights, olds, atRoot: node === 0 }]
   for (let group = pending.pop(); group; group = pending.pop()) {
-    /** @type {Map<number, CallerGroup & { total: number }>} */
+    /** @type {Map<number, CallerGroup & { total: number, old: number }>} */
     const callers = new Map()
     for (let e = 0; e < group.cursors.length; e++) {
       const up = group.atRoot ? group.cursors[e] : call.parent[group.cursors[e]]
       if (up <= 0) {
-        builder.addSelf(group.id, group.weights[e])
+        builder.addSelf(group.id, group.weights[e], group.olds[e])
         continue
       }
       const id = builder.child(group.id, call.frame[up], 0)
       let caller = callers.get(id)
       if (!caller) {
-        caller = { id, cursors: [], weights: [], total: 0, atRoot: false }
+        caller = { id, cursors: [], weights: [], olds: [], total: 0, old: 0, atRoot: false }
         callers.set(id, caller)
       }
       caller.cursors.push(up)
       caller.weights.push(group.weights[e])
+      caller.olds.push(group.olds[e])
       caller.total += group.weights[e]
+      caller.old += group.olds[e]
     }
     for (const caller of callers.values()) {
-      if (caller.total >= minTotal) pending.push(caller)
-      else builder.addSelf(caller.id, caller.total)
+      if (caller.total >= minTotal && caller.total > 0) pending.push(caller)
+      else builder.addSelf(caller.id, caller.total, caller.old)
     }
   }
   const tree = builder.finish()

@@ -1,0 +1,46 @@
+import { count, decimal } from './format.js'
+
+/**
+ * The CPU differential on the terminal: the functions whose self time per
+ * request changed most, the biggest win first, and the CPU per request of
+ * each version.
+ */
+
+/** `17.3 ms`, `0.42 ms`, `0 ms`: small times keep two decimals @param {number} ms */
+export function msText (ms) {
+  return `${ms === 0 ? '0' : decimal(ms, Math.abs(ms) >= 1 ? 1 : 2)} ms`
+}
+
+/** `−16.9 ms`, `+0.3 ms`, with a real minus sign @param {number} ms */
+function signedMs (ms) {
+  return `${ms < 0 ? '\u2212' : '+'}${msText(Math.abs(ms))}`
+}
+
+/**
+ * @param {import('../analyze/flame-diff.js').FlameDiff} diff
+ * @param {{ style: import('./style.js').Style, limit?: number }} options
+ * @returns {string}
+ */
+export function renderFlameDiff (diff, { style, limit = 10 }) {
+  const { total, requests } = diff
+  const out = [style.bold('CPU per request, before → after (self time)')]
+  // A change too small to print is no change.
+  const shown = diff.functions.filter((f) => msText(Math.abs(f.change)) !== '0.00 ms').slice(0, limit)
+  if (shown.length === 0) out.push('  No function changed its CPU time per request.')
+  const rows = shown.map((f) => ({
+    name: f.name,
+    times: `${msText(f.before)} → ${msText(f.after)} per request`,
+    change: `(${signedMs(f.change)})`,
+    where: f.location || `(${f.category})`,
+    paint: f.change < 0 ? style.green : style.red
+  }))
+  const widths = { name: Math.max(0, ...rows.map((r) => r.name.length)), times: Math.max(0, ...rows.map((r) => r.times.length)), change: Math.max(0, ...rows.map((r) => r.change.length)) }
+  for (const r of rows) {
+    out.push(`  ${r.name.padEnd(widths.name)}  ${r.times.padStart(widths.times)}  ${r.paint(r.change.padEnd(widths.change))}  ${style.dim(r.where)}`)
+  }
+  const share = total.before > 0 ? `, ${total.change < 0 ? '\u2212' : '+'}${decimal(Math.abs(total.change / total.before) * 100, 0)}%` : ''
+  const paint = total.change < 0 ? style.green : style.red
+  out.push('', `Total CPU  ${msText(total.before)} → ${msText(total.after)} per request  ${paint(`(${signedMs(total.change)}${share})`)}`)
+  out.push(style.dim(`over ${count(requests.before)} requests before and ${count(requests.after)} after`))
+  return out.join('\n') + '\n'
+}
