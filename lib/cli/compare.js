@@ -118,7 +118,7 @@ async function compareLoad (values, positionals, target, io) {
     interrupt.dispose()
   }
   const { result, exitCode } = outcome
-  if (values.json) io.stdout.write(JSON.stringify({ ...result, failure: result.failure?.message ?? null, cpu: undefined }, null, 2) + '\n')
+  if (values.json) io.stdout.write(JSON.stringify({ ...result, failure: result.failure?.message ?? null }, null, 2) + '\n')
   else io.stdout.write(renderLoadComparison(result, { style }))
   if (result.failure) io.stderr.write(`dyno compare: ${result.failure.message}\n`)
   return exitCode

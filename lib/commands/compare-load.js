@@ -8,6 +8,7 @@ import { DynoError, targetError } from '../errors.js'
 import { resolveProgram } from '../observe/command.js'
 import { displayUrl } from '../load/options.js'
 import { createRunFolder } from '../run-folder.js'
+import { writeFlameDiff } from './flame-diff.js'
 import { busySamples, mergedProfile } from './flame-profile.js'
 import { signalExitCode } from './io.js'
 import { observeRun } from './observed-run.js'
@@ -56,11 +57,12 @@ import { observeRun } from './observed-run.js'
  * @property {ReturnType<typeof compareLoadRounds>['comparisons']} comparisons
  * @property {ReturnType<typeof compareLoadRounds>['totals']} totals
  * @property {import('../compare/load-rounds.js').Round[]} rounds the rounds both sides completed
- * @property {{ before: CpuSide | null, after: CpuSide | null } | null} cpu with --flame: each side's profile and requests
+ * @property {{ diff: import('../analyze/flame-diff.js').FlameDiff, html: string } | null} flame with --flame: each
+ *   function's CPU time per request before and after, and the differential flamegraph's path
  * @property {string | null} interrupted
  * @property {DynoError | null} failure
  *
- * @typedef {{ profile: import('../analyze/cpuprofile.js').CpuProfile, requests: number }} CpuSide
+ * @typedef {{ profile: import('../analyze/cpuprofile.js').CpuProfile, requests: number, cwd: string }} CpuSide
  */
 
 /**
@@ -240,11 +242,11 @@ function finish (options, versions, folder, sides, io) {
     comparisons,
     totals,
     rounds,
-    cpu: options.flame ? { before: cpuSide(sides.before), after: cpuSide(sides.after) } : null,
+    flame: options.flame ? flameDiff(folder, sides, versions) : null,
     interrupted,
     failure
   }
-  writeFileSync(join(folder, 'compare.json'), JSON.stringify({ ...result, failure: failure?.message ?? null, cpu: undefined }, null, 2) + '\n')
+  writeFileSync(join(folder, 'compare.json'), JSON.stringify({ ...result, failure: failure?.message ?? null }, null, 2) + '\n')
   const exitCode = failure ? failure.exitCode : interrupted ? signalExitCode(interrupted) : 0
   return { result, exitCode }
 }
@@ -266,17 +268,33 @@ function sideFailure (run, label, loads) {
 }
 
 /**
+ * With --flame: the CPU differential, per request, written beside the
+ * rounds (flame-diff.html, flame-diff.json); null when a side has no profile
+ * or answered nothing.
+ * @param {string} folder @param {Record<Side, SideRun[]>} sides @param {{ before: Version, after: Version }} versions
+ */
+function flameDiff (folder, sides, versions) {
+  const before = cpuSide(sides.before, versions.before)
+  const after = cpuSide(sides.after, versions.after)
+  if (!before || !after) return null
+  const { diff, html } = writeFlameDiff(folder, { before, after }, { title: `${versions.before.label} → ${versions.after.label}` })
+  return { diff, html }
+}
+
+/**
  * The profile of a side's observed process and the requests it answered
  * while profiled (every load, the warm-up too). Fresh rounds start a process
  * per load, whose profiles do not merge (script ids are per process): the
  * last start stands for the side.
- * @param {SideRun[]} runs
+ * @param {SideRun[]} runs @param {Version} version
  * @returns {CpuSide | null}
  */
-function cpuSide (runs) {
+function cpuSide (runs, version) {
   const last = runs.at(-1)
   if (!last) return null
-  return { profile: mergedProfile(last.run.chosen), requests: last.run.observed.loads.reduce((s, l) => s + l.requests.completed, 0) }
+  const profile = mergedProfile(last.run.chosen)
+  const requests = last.run.observed.loads.reduce((s, l) => s + l.requests.completed, 0)
+  return profile.nodes.length > 0 && requests > 0 ? { profile, requests, cwd: version.cwd } : null
 }
 
 /**

@@ -1,5 +1,6 @@
 import { rateText, ratioText } from './comparison-table.js'
 import { count, milliseconds, pValue, times } from './format.js'
+import { renderFlameDiff } from './flame-diff-terminal.js'
 import { table } from './table.js'
 
 /**
@@ -35,6 +36,7 @@ export function renderLoadComparison (result, { style }) {
     if (t.errors > 0 || t.non2xx > 0) out.push(style.yellow(`${side}: ${count(t.errors)} errors and ${count(t.non2xx)} non-2xx answers in ${count(t.completed)} requests`))
   }
   if (result.rounds.length > 0 && result.rounds.length < 3) out.push(style.yellow('fewer than 3 rounds compared: the interval is wide; run more --rounds'))
+  if (result.flame) out.push('', renderFlameDiff(result.flame.diff, { style }).trimEnd(), style.dim(`Differential flamegraph: ${result.flame.html}`))
   return out.join('\n') + '\n'
 }
 
