@@ -39,7 +39,7 @@ const OP = Symbol('dyno.async.op')
 const NO_SITE = new Set(['TickObject', 'WRITEWRAP', 'SHUTDOWNWRAP', 'HTTPINCOMINGMESSAGE', 'HTTPSERVERASYNCRESOURCE'])
 
 /** Defaults; dyno passes its own. */
-const DEFAULT_SAMPLE = 50
+const DEFAULT_SAMPLE = 100
 const DEFAULT_MAX_OPS = 5000
 const DEFAULT_MAX_TRACE_MS = 60_000
 

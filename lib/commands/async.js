@@ -5,7 +5,7 @@ import { FILES, renderAsyncFolder } from './async-report.js'
 import { observeRun } from './observed-run.js'
 
 /** One request in this many is traced, unless --sample says otherwise. */
-export const DEFAULT_SAMPLE = 50
+export const DEFAULT_SAMPLE = 100
 
 /**
  * @typedef {import('./observed-run.js').ObservingOptions & { sample: number }} AsyncOptions
