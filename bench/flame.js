@@ -4,16 +4,23 @@
  * without a profiler, under `dyno flame`, and under 0x, in one run.
  *
  * The app is pinned to CPU 0, the load (dyno load, 50 connections) to
- * CPU 1. Modes are interleaved and repeated; the median req/s of each is
- * compared with the unprofiled app's.
+ * CPU 1. Modes are interleaved and repeated; each mode's req/s over the
+ * unprofiled app's in the same round is its ratio, and the rounds give its
+ * geometric mean with a 95% interval (a paired t-test on the log ratios).
  *
- *   node bench/flame.js [--rounds 5] [--duration 5] [--sampling-interval 1000]
+ * --source-maps runs the same server written in TypeScript and compiled by
+ * tsc with a source map beside it (bench/apps/hello.ts), which dyno flame
+ * maps the profile through.
+ *
+ *   node bench/flame.js [--rounds 5] [--duration 5] [--sampling-interval 1000] [--source-maps]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { compareRounds } from '../lib/stats/paired.js'
 import { median } from './lib/measure.js'
 import { loadCommand as loadOf, runCommand, runPlain } from './lib/tool-runs.js'
 import { peerTool } from './lib/peers.js'
@@ -22,13 +29,15 @@ const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '5' },
-    'sampling-interval': { type: 'string', default: '1000' }
+    'sampling-interval': { type: 'string', default: '1000' },
+    'source-maps': { type: 'boolean', default: false }
   }
 })
 const rounds = Number(values.rounds)
 const duration = Number(values.duration)
 const root = fileURLToPath(new URL('..', import.meta.url))
-const app = join(root, 'bench/apps/hello.js')
+const built = values['source-maps'] ? compileHello() : null
+const app = built ? join(built, 'hello.js') : join(root, 'bench/apps/hello.js')
 const dyno = join(root, 'bin/dyno.js')
 const zeroX = peerTool('0x/cmd.js')
 
@@ -54,9 +63,19 @@ for (let round = 0; round < rounds; round++) {
     rmSync(dir, { recursive: true, force: true })
   }
 }
-const base = median(rps['no profiler'])
-console.log('\nmode          median req/s   kept   (runs)')
+console.log(`\nmode          median req/s   kept (95% interval)   runs${built ? ' (the app compiled from TypeScript, with its source map)' : ''}`)
 for (const [name, list] of Object.entries(rps)) {
-  const m = median(list)
-  console.log(`${name.padEnd(13)} ${Math.round(m).toLocaleString('en-US').padStart(12)}   ${((100 * m) / base).toFixed(1).padStart(4)}%   (${list.map((x) => Math.round(x)).join(' ')})`)
+  const ratio = compareRounds(rps['no profiler'], list)
+  const kept = name === 'no profiler' ? '100%' : `${(100 * ratio.ratio).toFixed(1)}% (${(100 * ratio.low).toFixed(1)}–${(100 * ratio.high).toFixed(1)}%)`
+  console.log(`${name.padEnd(13)} ${Math.round(median(list)).toLocaleString('en-US').padStart(12)}   ${kept.padEnd(20)}  ${list.map((x) => Math.round(x)).join(' ')}`)
+}
+if (built) rmSync(built, { recursive: true, force: true })
+
+/** bench/apps/hello.ts compiled by tsc with a source map, in a temporary folder. */
+function compileHello () {
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-hello-ts-'))
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+  execFileSync(process.execPath, [tsc, join(root, 'bench/apps/hello.ts'), '--sourceMap', '--module', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), '--outDir', dir], { stdio: 'inherit', cwd: dir })
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
+  return dir
 }

@@ -19,10 +19,11 @@ import { observeRun } from './observed-run.js'
  * compared round by round. The versions are the working tree and a
  * checkout of a git ref (`--against`), or two commands (`--a`, `--b`).
  *
- * Warm rounds (the default) start both apps once, side by side, each on a
- * port of its own, give each one load to warm up (not counted), then load
- * them in turn. Fresh rounds (`--fresh`) start each app anew for each of its
- * loads, one app at a time. Every load's result stays in the run folder.
+ * Warm rounds (the default) start both apps afresh for each round, side by
+ * side, each on a port of its own, give each one load to warm up (not
+ * counted), then load them in turn. Fresh rounds (`--fresh`) start each app
+ * for its one load, cold, one app at a time. Every load's result stays in
+ * the run folder.
  *
  * @typedef {import('../compare/turns.js').Side} Side
  * @typedef {import('../load/summary.js').LoadResult} LoadResult
@@ -45,7 +46,8 @@ import { observeRun } from './observed-run.js'
  * @property {boolean} [outputToStderr]
  *
  * @typedef {object} SideRun what one start of one side gave
- * @property {LoadResult[]} loads
+ * @property {number} round
+ * @property {LoadResult[]} loads the loads that count
  * @property {import('./observed-run.js').ObservedRun} run
  *
  * @typedef {object} CompareLoadResult what --json prints
@@ -119,42 +121,48 @@ function commandVersions (commands, cwd) {
 }
 
 /**
- * Both apps up at once, each loaded in its turn: one warm-up load each,
- * then the rounds.
+ * Warm rounds: in each, both versions start afresh, side by side, each
+ * takes one load to warm up (not counted), then one load that counts, in
+ * the round's order. A fresh pair each round, because two processes of the
+ * same code differ by a few percent for good (how the JIT went, where the
+ * heap landed): a pair kept for every round would take that for a change.
  * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
  * @param {string} folder @param {import('./io.js').CommandIO} io
  * @returns {Promise<Record<Side, SideRun[]>>}
  */
 async function warmRounds (options, versions, folder, io) {
-  /** @type {Side[]} */
-  const warmUp = ['before', 'after']
-  const turns = new Turns([warmUp, ...roundOrder(options.rounds)].flat())
-  const total = options.rounds + 1
-  /** @param {Side} side */
-  const observeSide = async (side) => {
-    const stop = linkedAbort(io.signal)
-    try {
-      const run = await startSide(options, versions[side], join(folder, side), { ...io, signal: stop.signal }, {
-        // Both apps run at once: each needs a port of its own.
-        env: { ...io.env, PORT: '0' },
-        loadRounds: total,
-        onRound: async (round, _agent, loads) => {
-          if (round > 0) {
-            turns.done()
-            io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: round - 1, rounds: options.rounds, figures: roundFigures(/** @type {LoadResult} */ (loads.at(-1))) })
+  /** @type {Record<Side, SideRun[]>} */
+  const sides = { before: [], after: [] }
+  for (const [i, order] of roundOrder(options.rounds).entries()) {
+    if (io.signal?.aborted) break
+    const turns = new Turns([...order, ...order])
+    /** @param {Side} side */
+    const observeSide = async (side) => {
+      const stop = linkedAbort(io.signal)
+      try {
+        const run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), { ...io, signal: stop.signal }, {
+          // Both apps run at once: each needs a port of its own.
+          env: { ...io.env, PORT: '0' },
+          loadRounds: 2,
+          onRound: async (round, _agent, loads) => {
+            if (round > 0) turns.done()
+            if (round === 2) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(/** @type {LoadResult} */ (loads.at(-1))) })
+            if (round < 2 && !await turns.wait(side)) stop.abort('compare')
           }
-          if (round < total && !await turns.wait(side)) stop.abort('compare')
-        }
-      })
-      return [{ run, loads: run.observed.loads.slice(1) }]
-    } finally {
-      // This side can go no further: the other does not wait for it.
-      turns.close()
-      stop.dispose()
+        })
+        return { run, round: i + 1, loads: run.observed.loads.slice(1) }
+      } finally {
+        // This side can go no further: the other does not wait for it.
+        turns.close()
+        stop.dispose()
+      }
     }
+    const pair = await settleBoth(observeSide('before'), observeSide('after'))
+    sides.before.push(pair[0])
+    sides.after.push(pair[1])
+    if (sideFailure(pair[0], versions.before.label, 2) || sideFailure(pair[1], versions.after.label, 2)) break
   }
-  const [before, after] = await settleBoth(observeSide('before'), observeSide('after'))
-  return { before, after }
+  return sides
 }
 
 /**
@@ -172,8 +180,9 @@ async function freshRounds (options, versions, folder, io) {
       const run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), io, { env: io.env, loadRounds: 1 })
       const load = run.observed.loads[0]
       if (load) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(load) })
-      sides[side].push({ run, loads: run.observed.loads })
-      if (sideFailure(run, versions[side].label, 1)) return sides
+      const start = { run, round: i + 1, loads: run.observed.loads }
+      sides[side].push(start)
+      if (sideFailure(start, versions[side].label, 1)) return sides
     }
   }
   return sides
@@ -229,7 +238,7 @@ function finish (options, versions, folder, sides, io) {
   const rounds = roundOrder(Math.min(loads.before.length, loads.after.length)).map((order, i) => ({ order, before: roundFigures(loads.before[i]), after: roundFigures(loads.after[i]) }))
   writeFileSync(join(folder, 'rounds.json'), JSON.stringify(all, null, 2) + '\n')
   const { comparisons, totals } = compareLoadRounds(rounds)
-  const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s.run, versions[/** @type {Side} */ (side)].label, options.fresh ? 1 : options.rounds + 1)).find(Boolean)).find(Boolean) ?? null
+  const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label, options.fresh ? 1 : 2)).find(Boolean)).find(Boolean) ?? null
   const interrupted = io.signal?.aborted ? String(io.signal.reason ?? 'SIGINT') : null
   const describe = (/** @type {Version} */ v) => ({ label: v.label, command: v.command, commit: v.commit })
   /** @type {CompareLoadResult} */
@@ -254,15 +263,16 @@ function finish (options, versions, folder, sides, io) {
 /**
  * Why a side's start went wrong, in one line: the app never listened, the
  * load failed, or the app ended before its loads were done.
- * @param {import('./observed-run.js').ObservedRun} run @param {string} label @param {number} loads how many it was to run
+ * @param {SideRun} side @param {string} label @param {number} loads how many it was to run
  * @returns {DynoError | null}
  */
-function sideFailure (run, label, loads) {
-  if (run.failure) return /** @type {DynoError} */ (labelled(run.failure, label))
+function sideFailure ({ run, round }, label, loads) {
+  if (run.failure) return /** @type {DynoError} */ (labelled(run.failure, `${label} (round ${round})`))
   const done = run.observed.loads.filter((l) => !l.interrupted).length
   if (run.observed.interrupted === null && !run.end.stoppedByDyno && done < loads) {
-    const when = run.observed.loads.length > done ? `during its load ${done + 1}` : `after its load ${done}`
-    return targetError('DYNO_APP_ENDED', `${label}: the app ${run.end.how} ${when} of ${loads}; nothing after it was compared`)
+    const during = run.observed.loads.length > done ? 'during' : 'between the loads of'
+    const warmingUp = loads === 2 && done === 0 ? ' (warming up)' : ''
+    return targetError('DYNO_APP_ENDED', `${label}: the app ${run.end.how} ${during} round ${round}${warmingUp}; the rounds before it are compared`)
   }
   return null
 }
