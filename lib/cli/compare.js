@@ -22,10 +22,11 @@ export const command = /** @type {const} */ ({
     '',
     'With --load: the server from the working tree and from a checkout of --against (or the commands',
     '--a and --b) are loaded in alternating rounds (before after, after before, …) with the same load,',
-    'and compared round by round on requests per second, p50 and p99 latency (paired t-test). Both',
-    'apps run at once, each with PORT=0 so each gets a port of its own, unless --fresh starts each',
-    'app anew for each of its loads. --flame profiles both and shows the CPU time per request each',
-    'function gained or lost.'
+    'and compared round by round on requests per second, p50 and p99 latency (paired t-test). Each',
+    'round starts both apps afresh, side by side, each with PORT=0 so each gets a port of its own,',
+    'and warms each with one load not counted; --fresh instead measures each app\'s first load, one',
+    'app at a time. --flame profiles both and shows the CPU time per request each function gained',
+    'or lost.'
   ].join('\n'),
   flags: [
     { name: 'json', short: 'j', type: 'boolean', description: 'print the comparison as JSON' },
@@ -34,7 +35,7 @@ export const command = /** @type {const} */ ({
     { name: 'a', type: 'string', placeholder: 'command', description: 'with --load: the command that starts the version before' },
     { name: 'b', type: 'string', placeholder: 'command', description: 'with --load: the command that starts the version after' },
     { name: 'rounds', type: 'integer', min: 2, default: 6, placeholder: 'n', description: 'with --load: rounds of one load of each version' },
-    { name: 'fresh', type: 'boolean', description: 'with --load: start each app anew for each of its loads, one app at a time (default: both stay up, warm)' },
+    { name: 'fresh', type: 'boolean', description: 'with --load: measure each app\'s first load, cold, one app at a time, with the environment as it is (default: a warmed-up pair each round, PORT=0)' },
     { name: 'flame', type: 'boolean', description: 'with --load: profile both versions and show each function\'s CPU time per request, before and after' },
     ...OBSERVING_FLAGS.filter((f) => f.name !== 'load' && f.name !== 'on-port')
   ],

@@ -20,8 +20,8 @@ export function renderLoadComparison (result, { style }) {
   const { before, after } = result.versions
   const name = (/** @type {typeof before} */ v) => `${v.label}${v.commit ? ` (${v.commit.slice(0, 10)})` : ''}: ${v.command.join(' ')}`
   const out = [`before  ${name(before)}`, `after   ${name(after)}`]
-  const kind = result.settings.fresh ? 'fresh starts' : 'warm apps (one warm-up load each, not counted)'
-  out.push(style.dim(`${result.rounds.length} of ${result.settings.rounds} rounds compared, on ${kind}, the order alternating (before after, after before, …)`))
+  const kind = result.settings.fresh ? 'each load on a cold start' : 'each on a fresh pair warmed up by one load (not counted)'
+  out.push(style.dim(`${result.rounds.length} of ${result.settings.rounds} rounds compared, ${kind}, the order alternating (before after, after before, …)`))
   if (result.rounds.length > 0) {
     const rows = [['Stat', 'before', 'after', 'after / before (95% CI)', 'p', 'Verdict']]
     for (const c of result.comparisons) {
