@@ -40,7 +40,8 @@ test('flame --load on an app that answers nothing: the profile still, and exit 1
 test('a launcher that starts the server and exits: the server is profiled, then stopped', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-launcher-'))
   const pidFile = join(cwd, 'server.pid')
-  const run = await runDyno(['flame', '--stop-grace', '0.5', '--load', '-a 50 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('launcher.cjs')], { cwd, env: { PID_FILE: pidFile, IGNORE_SIGTERM: '1' } })
+  // The server listens well after the launcher has exited: the app is still running.
+  const run = await runDyno(['flame', '--stop-grace', '0.5', '--load', '-a 50 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('launcher.cjs')], { cwd, env: { PID_FILE: pidFile, IGNORE_SIGTERM: '1', LISTEN_DELAY_MS: '1500' } })
   assert.equal(run.code, 0, run.stderr)
   const serverPid = Number(readFileSync(pidFile, 'utf8'))
   // The server ignores SIGTERM: dyno escalated, and returned only once it was gone.
