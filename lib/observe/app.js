@@ -97,17 +97,17 @@ export class App {
         ? notNode(this.options.command)
         : targetError('DYNO_LISTEN_TIMEOUT', `the app did not listen on a port within ${timeoutMs / 1000} s; raise --listen-timeout, or check that it starts a server`)), timeoutMs)
     })
-    let settled = false
+    const race = { settled: false }
     const exited = /** @type {Promise<ProcessExit>} */ (this.exited).then(async (exit) => {
       // A launcher may end before the server it started listens: the app lives while any process of the run does.
-      while (!settled && this.listening === null && this.anyAlive()) await new Promise((resolve) => setTimeout(resolve, 25))
+      while (!race.settled && this.listening === null && this.anyAlive()) await new Promise((resolve) => setTimeout(resolve, 25))
       if (this.listening) return this.listening
       throw !this.agentStarted() ? notNode(this.options.command) : targetError('DYNO_TARGET_EXITED', `the app ${describeExit(exit)} before it listened on a port`)
     })
     try {
       return await Promise.race([listening, timeout, exited])
     } finally {
-      settled = true
+      race.settled = true
       clearTimeout(timer)
     }
   }
