@@ -29,14 +29,18 @@ export function renderFlameDiff (diff, { style, limit = 10 }) {
   if (shown.length === 0) out.push('  No function changed its CPU time per request.')
   const rows = shown.map((f) => ({
     name: f.name,
-    times: `${msText(f.before)} → ${msText(f.after)} per request`,
+    before: msText(f.before),
+    after: msText(f.after),
     change: `(${signedMs(f.change)})`,
     where: f.location || `(${f.category})`,
     paint: f.change < 0 ? style.green : style.red
   }))
-  const widths = { name: Math.max(0, ...rows.map((r) => r.name.length)), times: Math.max(0, ...rows.map((r) => r.times.length)), change: Math.max(0, ...rows.map((r) => r.change.length)) }
+  /** @param {'name' | 'before' | 'after' | 'change'} key */
+  const width = (key) => Math.max(0, ...rows.map((r) => r[key].length))
+  const widths = { name: width('name'), before: width('before'), after: width('after'), change: width('change') }
   for (const r of rows) {
-    out.push(`  ${r.name.padEnd(widths.name)}  ${r.times.padStart(widths.times)}  ${r.paint(r.change.padEnd(widths.change))}  ${style.dim(r.where)}`)
+    const times = `${r.before.padStart(widths.before)} → ${r.after.padStart(widths.after)} per request`
+    out.push(`  ${r.name.padEnd(widths.name)}  ${times}  ${r.paint(r.change.padEnd(widths.change))}  ${style.dim(r.where)}`)
   }
   const share = total.before > 0 ? `, ${total.change < 0 ? '\u2212' : '+'}${decimal(Math.abs(total.change / total.before) * 100, 0)}%` : ''
   const paint = total.change < 0 ? style.green : style.red
