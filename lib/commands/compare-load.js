@@ -55,7 +55,7 @@ import { observeRun } from './observed-run.js'
  * @property {'load'} kind
  * @property {string} folder
  * @property {{ before: Omit<Version, 'cwd'>, after: Omit<Version, 'cwd'> }} versions
- * @property {{ load: string, url: string, rounds: number, fresh: boolean }} settings
+ * @property {{ url: string, rounds: number, fresh: boolean }} settings
  * @property {ReturnType<typeof compareLoadRounds>['comparisons']} comparisons
  * @property {ReturnType<typeof compareLoadRounds>['totals']} totals
  * @property {import('../compare/load-rounds.js').Round[]} rounds the rounds both sides completed
@@ -232,10 +232,17 @@ function labelled (err, label) {
  * @returns {{ result: CompareLoadResult, exitCode: number }}
  */
 function finish (options, versions, folder, sides, io) {
-  // A load cut short (the app ended, Ctrl-C) is kept in rounds.json but not compared.
+  // A round is compared when both sides completed its load; a load cut short (the app ended,
+  // Ctrl-C) is kept in rounds.json but not compared.
   const all = { before: sides.before.flatMap((s) => s.loads), after: sides.after.flatMap((s) => s.loads) }
-  const loads = { before: all.before.filter((l) => !l.interrupted), after: all.after.filter((l) => !l.interrupted) }
-  const rounds = roundOrder(Math.min(loads.before.length, loads.after.length)).map((order, i) => ({ order, before: roundFigures(loads.before[i]), after: roundFigures(loads.after[i]) }))
+  const completed = (/** @type {SideRun[]} */ runs) => new Map(runs.map((s) => [s.round, s.loads.find((l) => !l.interrupted)]))
+  const before = completed(sides.before)
+  const after = completed(sides.after)
+  const rounds = roundOrder(options.rounds).flatMap((order, i) => {
+    const b = before.get(i + 1)
+    const a = after.get(i + 1)
+    return b && a ? [{ order, before: roundFigures(b), after: roundFigures(a) }] : []
+  })
   writeFileSync(join(folder, 'rounds.json'), JSON.stringify(all, null, 2) + '\n')
   const { comparisons, totals } = compareLoadRounds(rounds)
   const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label, options.fresh ? 1 : 2)).find(Boolean)).find(Boolean) ?? null
@@ -247,7 +254,7 @@ function finish (options, versions, folder, sides, io) {
     kind: 'load',
     folder,
     versions: { before: describe(versions.before), after: describe(versions.after) },
-    settings: { load: displayUrl(options.load.url), url: displayUrl(options.load.url), rounds: options.rounds, fresh: options.fresh },
+    settings: { url: displayUrl(options.load.url), rounds: options.rounds, fresh: options.fresh },
     comparisons,
     totals,
     rounds,
