@@ -6,7 +6,7 @@
  * ratio of their req/s with its 95% interval. Two apps: the hello-world
  * server, and one that awaits in a loop (some sixty async operations a
  * request). With clinic bubbleprof installed under bench/ (npm install
- * --prefix bench --no-save @clinic/bubbleprof), it runs on the same apps
+ * --prefix tools/bench-peers --no-save @clinic/bubbleprof), it runs on the same apps
  * under the same load, and what it does is printed.
  *
  * The app is pinned to CPU 0, the load (dyno load, 50 connections) to CPU 1.
@@ -34,7 +34,7 @@ const rounds = Number(values.rounds)
 const duration = Number(values.duration)
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dyno = join(root, 'bin/dyno.js')
-const bubbleprof = join(root, 'bench/node_modules/@clinic/bubbleprof')
+const bubbleprof = join(root, 'tools/bench-peers/node_modules/@clinic/bubbleprof')
 /** How long clinic bubbleprof may take, from its start to its report. */
 const BUBBLEPROF_LIMIT_MS = 180_000
 const apps = { 'hello world': join(root, 'bench/apps/hello.js'), 'await in a loop': join(root, 'bench/apps/await-loop.js') }
@@ -101,7 +101,7 @@ for (const [name, app] of Object.entries(apps)) {
 }
 
 if (!existsSync(bubbleprof)) {
-  console.log('\nclinic bubbleprof: not installed under bench/ (npm install --prefix bench --no-save @clinic/bubbleprof), not run')
+  console.log('\nclinic bubbleprof: not installed under tools/bench-peers/ (npm install --prefix tools/bench-peers --no-save @clinic/bubbleprof), not run')
 } else {
   for (const [name, app] of Object.entries(apps)) {
     const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-bubbleprof-'))

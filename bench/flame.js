@@ -66,7 +66,8 @@ for (let round = 0; round < rounds; round++) {
 console.log(`\nmode          median req/s   kept (95% interval)   runs${built ? ' (the app compiled from TypeScript, with its source map)' : ''}`)
 for (const [name, list] of Object.entries(rps)) {
   const ratio = compareRounds(rps['no profiler'], list)
-  const kept = name === 'no profiler' ? '100%' : `${(100 * ratio.ratio).toFixed(1)}% (${(100 * ratio.low).toFixed(1)}–${(100 * ratio.high).toFixed(1)}%)`
+  const interval = Number.isFinite(ratio.low) ? ` (${(100 * ratio.low).toFixed(1)}–${(100 * ratio.high).toFixed(1)}%)` : ''
+  const kept = name === 'no profiler' ? '100%' : `${(100 * ratio.ratio).toFixed(1)}%${interval}`
   console.log(`${name.padEnd(13)} ${Math.round(median(list)).toLocaleString('en-US').padStart(12)}   ${kept.padEnd(20)}  ${list.map((x) => Math.round(x)).join(' ')}`)
 }
 if (built) rmSync(built, { recursive: true, force: true })

@@ -1,6 +1,7 @@
 // The same suites in benchmark.js, one isolate for all cases, as its users run them.
 // SUITE=aa|ten|order, ORDER=reversed. Prints one JSON line: ops/sec per case and "Fastest is".
-const Benchmark = require('benchmark')
+// benchmark.js is one of the peers installed in tools/bench-peers (npm ci --prefix tools/bench-peers).
+const Benchmark = require(require('node:path').join(__dirname, '../../tools/bench-peers/node_modules/benchmark'))
 const suite = new Benchmark.Suite()
 
 async function main () {
