@@ -4,8 +4,9 @@ import { checkout } from '../compare/checkout.js'
 import { COMPARISON_SCHEMA_VERSION } from '../compare/comparison.js'
 import { compareLoadRounds, roundFigures } from '../compare/load-rounds.js'
 import { Turns, roundOrder } from '../compare/turns.js'
-import { DynoError, targetError } from '../errors.js'
+import { DynoError, targetError, usageError } from '../errors.js'
 import { resolveProgram } from '../observe/command.js'
+import { holdsPort } from '../observe/load-url.js'
 import { displayUrl } from '../load/options.js'
 import { createRunFolder } from '../run-folder.js'
 import { writeFlameDiff } from './flame-diff.js'
@@ -73,6 +74,9 @@ import { observeRun } from './observed-run.js'
  * @returns {Promise<{ result: CompareLoadResult, exitCode: number }>}
  */
 export async function runCompareLoad (options, io) {
+  if (!holdsPort(options.load.url)) {
+    throw usageError('DYNO_BAD_URL', `the --load URL ${displayUrl(options.load.url)} names no $PORT: the two versions listen on ports of their own, so write it like --load '-c 10 http://127.0.0.1:$PORT/'`)
+  }
   const tree = 'against' in options.versions ? await checkout(io.cwd, options.versions.against) : null
   try {
     if (tree) io.onEvent?.({ type: 'checkout', ref: tree.ref, commit: tree.commit })

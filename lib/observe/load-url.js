@@ -10,14 +10,25 @@ export function withPort (url, port) {
   return url.replace(PORT, String(port))
 }
 
+/** Whether the load's URL names the app's port as `$PORT`. @param {string} url */
+export function holdsPort (url) {
+  return url.search(PORT) !== -1
+}
+
 /**
- * Refuses a `--load` URL whose port the shell ate: in double quotes, `$PORT`
- * is replaced by the shell's own (usually empty) variable before dyno sees it.
+ * Refuses a `--load` URL that cannot reach the app: one that is not a whole
+ * http(s) URL (dyno load alone takes a bare host, but the app's URL needs
+ * its scheme and `$PORT`), and one whose port the shell ate: in double
+ * quotes, `$PORT` is replaced by the shell's own (usually empty) variable
+ * before dyno sees it.
  * @param {string} url
  */
 export function checkLoadUrl (url) {
   if (/^[a-z]+:\/\/(?:\[[^\]]*\]|[^/:?#]*):(?=[/?#]|$)/i.test(url)) {
     throw usageError('DYNO_BAD_URL', `the --load URL ${url} has an empty port: the shell replaced $PORT before dyno saw it; put the load flags in single quotes: --load '-c 10 http://127.0.0.1:$PORT/'`)
+  }
+  if (!URL.canParse(withPort(url, 1)) || !/^https?:$/.test(new URL(withPort(url, 1)).protocol)) {
+    throw usageError('DYNO_BAD_URL', `the --load URL ${url} is not a whole http(s) URL; write it like --load '-c 10 http://127.0.0.1:$PORT/'`)
   }
 }
 
@@ -30,7 +41,7 @@ export function checkLoadUrl (url) {
 export function loadUrlWarning (url, listening) {
   const target = new URL(withPort(url, listening.port))
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80))
-  if (!url.match(PORT) && port !== listening.port) {
+  if (!holdsPort(url) && port !== listening.port) {
     return `the --load URL goes to port ${port}, but the app listens on ${listening.port}; write $PORT in the URL (in single quotes) to load the app`
   }
   const host = target.hostname.replace(/^\[|\]$/g, '')

@@ -120,6 +120,7 @@ test('mistakes get one line and exit 2', async () => {
   await mistake(['--load', LOAD, '--against', 'HEAD', '--', 'node', 'x.js'], /is not inside a git repository/)
   await mistake(['--load', LOAD, '--rounds', '1', '--a', 'node x.js', '--b', 'node y.js'], /--rounds/)
   await mistake(['--fresh', 'a.json', 'b.json'], /--fresh goes with --load/)
+  await mistake(['--load', '-c 1 -d 1 http://127.0.0.1:3999/', '--a', `node ${WORK}`, '--b', `node ${WORK}`], /the --load URL http:\/\/127\.0\.0\.1:3999\/ names no \$PORT: the two versions listen on ports of their own/)
   await mistake(['--load', LOAD, '--a', 'nosuchcommand-dyno', '--b', `node ${WORK}`], /^dyno compare: a: command not found: nosuchcommand-dyno/m)
   assert.equal(existsSync(join(cwd, '.dyno')) ? readdirSync(join(cwd, '.dyno')).filter((f) => f.endsWith('-compare')).length : 0, 0)
 })

@@ -101,6 +101,12 @@ test('a --load URL whose $PORT the shell ate is refused; a fixed port that is no
   assert.match(eaten.stderr, /^dyno flame: the --load URL http:\/\/127\.0\.0\.1:\/ has an empty port: the shell replaced \$PORT/)
   assert.equal(existsSync(join(cwd, '.dyno')), false)
 
+  // A bare host is enough for dyno load alone, not for the app's URL: refused before anything starts.
+  const bare = await runDyno(['flame', '--load', '-d 1 garbage', '--', NODE, HELLO], { cwd, env: { PORT: '0' } })
+  assert.equal(bare.code, 2)
+  assert.match(bare.stderr, /^dyno flame: the --load URL garbage is not a whole http\(s\) URL; write it like --load '-c 10 http:\/\/127\.0\.0\.1:\$PORT\/'$/m)
+  assert.equal(existsSync(join(cwd, '.dyno')), false)
+
   const fixed = await runDyno(['flame', '--load', '-a 1 -t 1 http://127.0.0.1:9/', '--', NODE, HELLO], { cwd, env: { PORT: '0' } })
   assert.match(fixed.stderr, /dyno: the --load URL goes to port 9, but the app listens on \d+; write \$PORT in the URL/)
 })
