@@ -56,9 +56,11 @@ test('pprof gives each line of the hot function the samples V8 took on it', () =
   const file = Object.keys(data.sources).find((f) => data.strings[Number(f)].endsWith('server.js'))
   const shown = Object.fromEntries(Object.entries(data.sources[/** @type {string} */ (file)].lines).filter(([line]) => Number(line) >= 5 && Number(line) <= 18))
   // A sample V8 gave no line (Node 24 and 26, now and then) goes to the function's own line 5 in pprof.
-  const unplaced = shown['5'] === undefined ? lines['5'] ?? 0 : 0
-  if (unplaced > 0) delete lines['5']
-  assert.ok(unplaced <= 3, `${unplaced} samples without a line`)
+  // The source panel may hold samples of its own on line 5 (the function's entry): pprof has those plus the unplaced.
+  const unplaced = (lines['5'] ?? 0) - (shown['5'] ?? 0)
+  assert.ok(unplaced >= 0 && unplaced <= 3, `${unplaced} samples without a line`)
+  if (shown['5'] === undefined) delete lines['5']
+  else lines['5'] = shown['5']
   assert.deepEqual(lines, shown)
   assert.ok(Object.keys(lines).length >= 2, JSON.stringify(lines))
   const hottest = Object.entries(lines).sort((a, b) => b[1] - a[1])[0][0]
