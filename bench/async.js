@@ -2,8 +2,11 @@
 /**
  * What dyno async costs the app: req/s of a server that saturates one core,
  * with no tool and under `dyno async` at its default sampling, in paired
- * rounds (the two side by side in each round, in alternating order), as the
- * ratio of their req/s with its 95% interval. Two apps: the hello-world
+ * rounds (the modes side by side in each round, in alternating order), as the
+ * ratio of their req/s with its 95% interval. A third mode sets a V8 promise
+ * hook once and removes it (bench/lib/promise-hook-once.cjs): what any tracer
+ * of promises costs at least, since V8 runs promises on a slower path from
+ * then on. Two apps: the hello-world
  * server, and one that awaits in a loop (some sixty async operations a
  * request). With clinic bubbleprof installed under bench/ (npm install
  * --prefix tools/bench-peers --no-save @clinic/bubbleprof), it runs on the same apps
@@ -70,21 +73,27 @@ async function underDyno (app, dir, out) {
 const requestsPerSecond = (file) => JSON.parse(readFileSync(file, 'utf8')).requests.average
 
 console.log(`apps on CPU 0, load (dyno load -c 50) on CPU 1; ${duration} s runs, ${rounds} paired rounds; dyno async at one request in ${values.sample}`)
+const hookOnce = { ...process.env, NODE_OPTIONS: `--require ${join(root, 'bench/lib/promise-hook-once.cjs')}` }
 for (const [name, app] of Object.entries(apps)) {
   /** @type {number[]} */
   const alone = []
+  /** @type {number[]} */
+  const hooked = []
   /** @type {number[]} */
   const traced = []
   let tracedRequests = 0
   let requests = 0
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? ['alone', 'dyno'] : ['dyno', 'alone']
+    const order = round % 2 === 0 ? ['alone', 'hook', 'dyno'] : ['dyno', 'hook', 'alone']
     for (const mode of order) {
       const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-async-'))
       const out = join(dir, 'load.json')
       if (mode === 'alone') {
         await runPlain(app, loadCommand(out))
         alone[round] = requestsPerSecond(out)
+      } else if (mode === 'hook') {
+        await runPlain(app, loadCommand(out), hookOnce)
+        hooked[round] = requestsPerSecond(out)
       } else {
         const counts = await underDyno(app, dir, out)
         traced[round] = requestsPerSecond(out)
@@ -95,9 +104,12 @@ for (const [name, app] of Object.entries(apps)) {
     }
   }
   const kept = compareRounds(alone, traced)
+  const floor = compareRounds(alone, hooked)
   const rps = (/** @type {number[]} */ list) => Math.round(list.reduce((a, b) => a + b, 0) / list.length).toLocaleString('en-US')
-  console.log(`\n${name}: no tool ${rps(alone)} req/s, dyno async ${rps(traced)} req/s`)
-  console.log(`  kept ${(kept.ratio * 100).toFixed(1)}% (95% interval ${(kept.low * 100).toFixed(1)}% to ${(kept.high * 100).toFixed(1)}%), ${tracedRequests.toLocaleString('en-US')} of ${requests.toLocaleString('en-US')} requests traced`)
+  const interval = (/** @type {{ ratio: number, low: number, high: number }} */ k) => `${(k.ratio * 100).toFixed(1)}% (95% interval ${(k.low * 100).toFixed(1)}% to ${(k.high * 100).toFixed(1)}%)`
+  console.log(`\n${name}: no tool ${rps(alone)} req/s, a promise hook set once ${rps(hooked)} req/s, dyno async ${rps(traced)} req/s`)
+  console.log(`  dyno async kept ${interval(kept)}, ${tracedRequests.toLocaleString('en-US')} of ${requests.toLocaleString('en-US')} requests traced`)
+  console.log(`  a promise hook set once kept ${interval(floor)}`)
 }
 
 if (!existsSync(bubbleprof)) {

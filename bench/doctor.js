@@ -6,7 +6,7 @@
  * an idle app.
  *
  * The app is pinned to CPU 0, the load (dyno load, 50 connections) to CPU 1.
- * Each round runs every mode once, in turn; a mode's req/s over the no-tool
+ * Each round runs every mode once, in turn, in the reverse order every other round; a mode's req/s over the no-tool
  * run of the same round is its ratio, and the rounds give its geometric mean
  * with a 95% interval (a paired t-test on the log ratios).
  *
@@ -96,7 +96,9 @@ if (!clinic) console.log('clinic doctor: not measured (give --clinic <path to it
 /** @type {Record<string, number[]>} */
 const rps = Object.fromEntries(Object.keys(modes).map((m) => [m, []]))
 for (let round = 0; round < rounds; round++) {
-  for (const [name, start] of Object.entries(modes)) {
+  // A B C, C B A, …: no mode always runs first, on a machine just idle or just warm.
+  const order = round % 2 ? Object.entries(modes).reverse() : Object.entries(modes)
+  for (const [name, start] of order) {
     const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-doctor-'))
     const out = join(dir, 'load.json')
     await start(dir, out)

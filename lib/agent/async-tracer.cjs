@@ -5,29 +5,35 @@
  * continued.
  *
  * The root of a request is the server's request, from the
- * `http.server.request.start` diagnostics channel. A traced request marks
- * the async resource the app's handler runs in, and async_hooks carries that
- * mark to every resource created from it (the way AsyncLocalStorage works),
- * so each operation is known to belong to the request; V8's promise hooks say
- * when a traced promise settles and when its continuation runs.
+ * `http.server.request.start` diagnostics channel. A traced request owns the
+ * async id the app's handler runs in, and every operation created while an
+ * id it owns runs is its too (async_hooks' init says who made what), so each
+ * operation is known to belong to the request; V8's promise hooks say when a
+ * traced promise settles and when its continuation runs.
+ *
+ * By ids, not by marking async resources as AsyncLocalStorage does on Node
+ * 20 and 22: that needs `executionAsyncResource()`, and once it has been
+ * called, Node routes every callback of the app through a JavaScript
+ * trampoline for as long as the process lives, traced or not.
  *
  * One request in `sample` is traced; the others are only counted. The hooks
  * are on only while a traced request is in flight, but then every request
  * that runs beside it pays for them too: so a request is traced only while
  * no more than one in `sample` of all requests so far has started under the
  * hooks. Alone, one request in `sample` is traced; fifty side by side, about
- * one in fifty times that, and the cost stays bounded at any load.
+ * one in fifty times that. And no more than `perSecond` are traced in any
+ * second (0: no limit), so that a server answering 50,000 requests a second
+ * does not pay for a thousand traces a second it has no use for.
  *
  * A traced request is handed over as one JSON line when it finishes, is
  * aborted, or runs longer than `maxTraceMs`; requests still open when
  * observing ends are handed over as they are.
  */
-const { createHook, executionAsyncId, executionAsyncResource } = require('node:async_hooks')
+const { createHook, executionAsyncId } = require('node:async_hooks')
 const diagnostics = require('node:diagnostics_channel')
 const { promiseHooks } = require('node:v8')
 const { CallSites } = require('./call-sites.cjs')
 
-const TRACE = Symbol('dyno.async.trace')
 /** On a traced promise: its operation. */
 const OP = Symbol('dyno.async.op')
 
@@ -40,6 +46,7 @@ const NO_SITE = new Set(['TickObject', 'WRITEWRAP', 'SHUTDOWNWRAP', 'HTTPINCOMIN
 
 /** Defaults; dyno passes its own. */
 const DEFAULT_SAMPLE = 100
+const DEFAULT_PER_SECOND = 50
 const DEFAULT_MAX_OPS = 5000
 const DEFAULT_MAX_TRACE_MS = 60_000
 
@@ -83,11 +90,12 @@ class Trace {
 }
 
 /**
- * @param {{ sample?: number, maxOps?: number, maxTraceMs?: number }} options
+ * @param {{ sample?: number, perSecond?: number, maxOps?: number, maxTraceMs?: number }} options
  * @param {(text: string, counts: object) => void} emit receives JSON lines (sites first) and the counts so far
  */
 function startTracer (options, emit) {
   const sample = Math.max(1, Math.floor(Number(options.sample) || DEFAULT_SAMPLE))
+  const perSecond = options.perSecond === undefined ? DEFAULT_PER_SECOND : Math.max(0, Math.floor(Number(options.perSecond) || 0))
   const maxOps = Number(options.maxOps) || DEFAULT_MAX_OPS
   const maxTraceMs = Number(options.maxTraceMs) || DEFAULT_MAX_TRACE_MS
   const sites = new CallSites()
@@ -95,11 +103,20 @@ function startTracer (options, emit) {
   const inFlight = new Map()
   /** Operations of traced requests in flight, by async id. @type {Map<number, Op>} */
   const live = new Map()
+  /**
+   * The traced request in flight each async id belongs to: its handler's,
+   * and those of every operation made for it (beyond `maxOps` too).
+   * @type {Map<number, Trace>}
+   */
+  const owner = new Map()
   /** hooked: requests that started while the hooks were on (and paid for them) */
   const counts = { requests: 0, finished: 0, traced: 0, hooked: 0 }
   let nextId = 1
   /** @type {string[]} */
   let lines = []
+  /** The second (of performance.now()) the last trace started in, and how many started in it. */
+  let second = -1
+  let tracedInSecond = 0
 
   // A hook that throws ends the app: every hook and subscriber of the tracer stops it instead.
   let broken = false
@@ -110,6 +127,7 @@ function startTracer (options, emit) {
     } catch {}
     inFlight.clear()
     live.clear()
+    owner.clear()
   }
 
   function init (/** @type {number} */ id, /** @type {string} */ type, /** @type {number} */ trigger, /** @type {any} */ resource) {
@@ -122,10 +140,10 @@ function startTracer (options, emit) {
 
   /** @param {number} id @param {string} type @param {number} trigger @param {any} resource */
   function record (id, type, trigger, resource) {
-    const trace = /** @type {any} */ (executionAsyncResource())[TRACE]
-    if (!trace || trace.done) return
-    resource[TRACE] = trace
     const exec = executionAsyncId()
+    const trace = owner.get(exec)
+    if (trace === undefined) return
+    owner.set(id, trace)
     const now = performance.now()
     const maker = live.get(exec)
     if (maker !== undefined && maker.before === -1) maker.before = now
@@ -193,12 +211,11 @@ function startTracer (options, emit) {
   diagnostics.subscribe('http.server.request.start', guarded((message) => {
     const { request, response } = /** @type {{ request: any, response: any }} */ (message)
     counts.requests++
-    const resource = /** @type {any} */ (executionAsyncResource())
     const hooked = inFlight.size > 0
     if (hooked) counts.hooked++
-    if ((counts.requests - 1) % sample !== 0 || counts.hooked > counts.requests / sample) {
-      // The connection's resource may still carry an earlier request's mark.
-      if (hooked) resource[TRACE] = null
+    if ((counts.requests - 1) % sample !== 0 || counts.hooked > counts.requests / sample || !withinRate()) {
+      // The handler runs in its connection's async id, which an earlier request may still own.
+      if (hooked) owner.delete(executionAsyncId())
       return
     }
     const trace = new Trace(nextId++, request)
@@ -208,7 +225,7 @@ function startTracer (options, emit) {
       enable()
     }
     inFlight.set(request, trace)
-    resource[TRACE] = trace
+    owner.set(trace.root, trace)
     response.once('close', () => {
       if (!trace.done) guarded(() => finish(request, trace, response.writableFinished ? 'finished' : 'aborted', response.statusCode))(null)
     })
@@ -216,9 +233,23 @@ function startTracer (options, emit) {
   diagnostics.subscribe('http.server.response.finish', guarded((message) => {
     const { request, response } = /** @type {{ request: any, response: any }} */ (message)
     counts.finished++
+    if (inFlight.size === 0) return
     const trace = inFlight.get(request)
     if (trace) finish(request, trace, 'finished', response.statusCode)
   }))
+
+  /** Whether one more trace may start in this second; counts it if so. */
+  function withinRate () {
+    if (perSecond === 0) return true
+    const now = Math.floor(performance.now() / 1000)
+    if (now !== second) {
+      second = now
+      tracedInSecond = 0
+    }
+    if (tracedInSecond >= perSecond) return false
+    tracedInSecond++
+    return true
+  }
 
   /**
    * A subscriber that does nothing once the tracer stopped, and stops it
@@ -246,7 +277,12 @@ function startTracer (options, emit) {
     lines.push(serialize(trace, how, trace.now(), status))
     inFlight.delete(request)
     for (const op of trace.ops) live.delete(op.id)
-    if (inFlight.size === 0) disable()
+    if (inFlight.size === 0) {
+      owner.clear()
+      disable()
+    } else {
+      for (const [id, owned] of owner) if (owned === trace) owner.delete(id)
+    }
   }
 
   /** @param {Trace} trace @param {string} how @param {number} duration @param {number} [status] */
@@ -283,7 +319,7 @@ function startTracer (options, emit) {
     }
     const text = lines.join('')
     lines = []
-    emit(text, { ...counts, sample })
+    emit(text, { ...counts, sample, perSecond })
   }
 
   return { flush }

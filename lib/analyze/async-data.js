@@ -45,6 +45,7 @@ import { fileURLToPath } from 'node:url'
  * @property {number} traced of which traced
  * @property {number} hooked of which started while a traced request was in flight (the tracer's hooks were on)
  * @property {number} sample one in how many is traced
+ * @property {number} perSecond at most how many are traced a second (0: no limit)
  *
  * @typedef {object} AsyncData
  * @property {Map<number, AsyncSite>} sites
@@ -62,7 +63,7 @@ export function parseAsyncData (text) {
   /** @type {TracedRequest[]} */
   const requests = []
   /** @type {AsyncCounts} */
-  let counts = { requests: 0, finished: 0, traced: 0, hooked: 0, sample: 1 }
+  let counts = { requests: 0, finished: 0, traced: 0, hooked: 0, sample: 1, perSecond: 0 }
   for (const line of text.split('\n')) {
     if (!line) continue
     let record
@@ -73,7 +74,7 @@ export function parseAsyncData (text) {
     }
     if (record?.type === 'site') sites.set(record.id, readSite(record))
     else if (record?.type === 'request') requests.push(readRequest(record))
-    else if (record?.type === 'counts') counts = { requests: num(record.requests), finished: num(record.finished), traced: num(record.traced), hooked: num(record.hooked), sample: num(record.sample) || 1 }
+    else if (record?.type === 'counts') counts = { requests: num(record.requests), finished: num(record.finished), traced: num(record.traced), hooked: num(record.hooked), sample: num(record.sample) || 1, perSecond: num(record.perSecond) }
   }
   return { sites, requests, counts }
 }

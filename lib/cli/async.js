@@ -1,4 +1,4 @@
-import { DEFAULT_SAMPLE, runAsync } from '../commands/async.js'
+import { DEFAULT_MAX_RATE, DEFAULT_SAMPLE, runAsync } from '../commands/async.js'
 import { renderAsyncSummary } from '../report/async-terminal.js'
 import { renderLoadResult } from '../report/load-terminal.js'
 import { createStyle } from '../report/style.js'
@@ -12,19 +12,21 @@ export const command = /** @type {const} */ ({
   summary: 'Where an app\'s requests spend their time waiting: serial awaits, awaits in loops, unbounded fan-outs.',
   details: [
     'Starts the command with dyno\'s agent inside every Node.js process it runs, and traces one',
-    'HTTP request in --sample: each async operation made on its behalf (promises, timers, sockets,',
-    'files, lookups), where the app\'s code made it, and when it was made, settled and continued.',
+    'HTTP request in --sample, at most --max-rate a second: each async operation made on its behalf',
+    '(promises, timers, sockets, files, lookups), where the app\'s code made it, and when it was',
+    'made, settled and continued.',
     'Writes .dyno/<time>-async/: the trace (async.jsonl), the findings as JSON (async.json) and',
     'report.html, with the waterfall of the typical and the slowest request.'
   ].join('\n'),
   flags: [
     ...OBSERVING_FLAGS,
     { name: 'sample', type: 'integer', min: 1, default: DEFAULT_SAMPLE, placeholder: 'N', description: 'trace one request in N (1: every request); the others are only counted' },
+    { name: 'max-rate', type: 'integer', min: 0, default: DEFAULT_MAX_RATE, placeholder: 'N', description: 'trace at most N requests a second, whatever --sample says (0: no limit)' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print the findings and critical paths as one JSON document instead of the summary (after what the app itself prints)' }
   ],
   examples: [
     'dyno async --load \'-c 10 -d 10 http://127.0.0.1:$PORT/\' -- node server.js',
-    'dyno async --sample 1 --load \'-a 50 http://127.0.0.1:$PORT/orders\' -- npm start',
+    'dyno async --sample 1 --max-rate 0 --load \'-a 50 http://127.0.0.1:$PORT/orders\' -- npm start',
     'dyno async --on-port \'curl -s http://127.0.0.1:$PORT/\' --json -- node server.js'
   ]
 })
@@ -42,7 +44,7 @@ export async function run (argv, io) {
   const printer = observingPrinter(values.json ? { ...io, stdout: io.stderr } : io, style, observing.load !== null)
   let outcome
   try {
-    outcome = await runAsync({ ...observing, sample: values.sample }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, onEvent: printer.onEvent })
+    outcome = await runAsync({ ...observing, sample: values.sample, maxRate: values['max-rate'] }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, onEvent: printer.onEvent })
   } finally {
     printer.done()
     interrupt.dispose()

@@ -77,7 +77,8 @@ export function asyncResult (analysis) {
       finished: analysis.traced.finished,
       open: analysis.traced.open,
       aborted: analysis.traced.aborted,
-      sample: analysis.counts.sample
+      sample: analysis.counts.sample,
+      perSecond: analysis.counts.perSecond
     },
     latency: analysis.latency && { medianMs: ms(analysis.latency.medianMs), maxMs: ms(analysis.latency.maxMs) },
     findings: analysis.findings.map((f) => ({

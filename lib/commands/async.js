@@ -6,9 +6,11 @@ import { observeRun } from './observed-run.js'
 
 /** One request in this many is traced, unless --sample says otherwise. */
 export const DEFAULT_SAMPLE = 100
+/** At most this many requests are traced a second, unless --max-rate says otherwise. */
+export const DEFAULT_MAX_RATE = 50
 
 /**
- * @typedef {import('./observed-run.js').ObservingOptions & { sample: number }} AsyncOptions
+ * @typedef {import('./observed-run.js').ObservingOptions & { sample: number, maxRate: number }} AsyncOptions
  *
  * @typedef {object} AsyncResult
  * @property {string} folder
@@ -19,8 +21,8 @@ export const DEFAULT_SAMPLE = 100
 
 /**
  * `dyno async`: where the app's requests spend their time waiting, while the
- * load (or the --on-port command, or nothing) runs. One request in `sample`
- * is traced operation by operation; the findings, the critical paths and the
+ * load (or the --on-port command, or nothing) runs. One request in `sample`,
+ * and no more than `maxRate` a second, is traced operation by operation; the findings, the critical paths and the
  * report come from those. A failing app, or requests that never finished,
  * still get their report from what was traced.
  * @param {AsyncOptions} options
@@ -29,9 +31,9 @@ export const DEFAULT_SAMPLE = 100
  */
 export async function runAsync (options, io) {
   const run = await observeRun('async', options, io, {
-    collectors: { async: { sample: options.sample } },
+    collectors: { async: { sample: options.sample, perSecond: options.maxRate } },
     busy: (process) => size(asyncFile(process)),
-    options: { sample: options.sample }
+    options: { sample: options.sample, maxRate: options.maxRate }
   })
   const data = asyncFile(run.chosen)
   if (data) copyFileSync(data, join(run.folder, FILES.data))

@@ -38,7 +38,8 @@ export function renderAsyncSummary (rendered, style) {
 function traced (analysis) {
   const { counts, traced, latency } = analysis
   if (counts.requests === 0 && traced.total === 0) return 'No HTTP request reached the app while it was observed: drive it with --load or --on-port.'
-  let line = `${count(counts.requests)} requests, ${count(traced.total)} traced (1 in ${count(counts.sample)})`
+  const limit = counts.perSecond > 0 ? `, at most ${count(counts.perSecond)} a second` : ''
+  let line = `${count(counts.requests)} requests, ${count(traced.total)} traced (1 in ${count(counts.sample)}${limit})`
   if (latency) line += `; typical ${ms(latency.medianMs)}, slowest ${ms(latency.maxMs)}`
   if (traced.open > 0) line += `; ${count(traced.open)} traced never finished`
   if (traced.aborted > 0) line += `; ${count(traced.aborted)} cut off when the client went away`

@@ -36,7 +36,7 @@ test('an app that crashes: the report holds the requests traced until then, and 
   const app = fixture('async-crashes.cjs')
   const run = await dynoAsync(['--sample', '1', '--load', '-c 1 -d 5 http://127.0.0.1:$PORT/', '--', process.execPath, app])
   assert.equal(run.code, 1, run.stderr)
-  assert.match(run.stdout, /4 requests, 4 traced \(1 in 1\); typical [\d.]+ ms, slowest [\d.]+ ms; 1 traced never finished\./)
+  assert.match(run.stdout, /4 requests, 4 traced \(1 in 1, at most 50 a second\); typical [\d.]+ ms, slowest [\d.]+ ms; 1 traced never finished\./)
   assert.match(run.stdout, new RegExp(`serial-awaits {2}\\S*async-crashes\\.cjs:${lineOf(app, 'await wait(20)')} `))
   assert.match(run.stdout, /The app crashed: uncaught Error: the app crashed/)
   assert.match(run.stderr, /dyno async: the app crashed/)

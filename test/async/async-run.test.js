@@ -6,9 +6,11 @@
  * examples' own (the fan-out's queue is its request's alone).
  */
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
 import { DEFAULT_SAMPLE } from '../../lib/commands/async.js'
 import { runDyno } from '../helpers/cli.js'
 import { EXPECTED, FIXED, dynoAsync, examplePath, measuredWithin } from '../helpers/async.js'
@@ -48,7 +50,7 @@ test('the terminal: the load, the findings with their place and saving, the typi
   const run = await dynoAsync(['--sample', '1', ...load(4), '--', process.execPath, examplePath('chain-serial.cjs')])
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /│ Latency │/)
-  assert.match(run.stdout, /4 requests, 4 traced \(1 in 1\); typical [\d.]+ ms, slowest [\d.]+ ms\./)
+  assert.match(run.stdout, /4 requests, 4 traced \(1 in 1, at most 50 a second\); typical [\d.]+ ms, slowest [\d.]+ ms\./)
   assert.match(run.stdout, /Findings, by time per request\n {2}serial-awaits {2}\S*examples\/async\/chain-serial\.cjs:10 {2}[\d.]+ ms a request, saves ~[\d.]+ ms\n {4}readPage awaits 3 operations one after another/)
   assert.match(run.stdout, /Whether they are independent is your call\./)
   assert.match(run.stdout, /Typical request: GET \/, [\d.]+ ms; its critical path\n(.*timer +made at .*backend\.cjs:\d+ \(wait\), awaited at .*chain-serial\.cjs:1[012] \(readPage\)\n){3}/)
@@ -102,4 +104,25 @@ test('side by side, fewer requests are traced, so that no more than one in N run
   assert.ok(counts.traced >= 1 && counts.traced < requests / sample / 2, `${counts.traced} traced`)
   // Each trace lets the requests beside it run under the hooks: at most the share allowed, and those of the last trace.
   assert.ok(counts.hooked <= requests / sample + connections, `${counts.hooked} hooked`)
+})
+
+test('--max-rate caps the traces a second, whatever --sample says', async () => {
+  const started = Date.now()
+  const run = await dynoAsync(['--sample', '1', '--max-rate', '1', '--json', '--load', '-c 1 -a 30 http://127.0.0.1:$PORT/', '--', process.execPath, examplePath('loop-all.js')])
+  const seconds = (Date.now() - started) / 1000
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(run.json.requests.received, 30)
+  assert.equal(run.json.requests.perSecond, 1)
+  // One trace in each second the run spanned, at most.
+  assert.ok(run.json.requests.traced >= 1 && run.json.requests.traced <= Math.ceil(seconds) + 1, `${run.json.requests.traced} traced in ${seconds} s`)
+})
+
+test('tracing leaves Node\'s callbacks on their fast path: no executionAsyncResource(), which would send every callback through a trampoline for good', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-async-callbacks-'))
+  const out = join(cwd, 'callback-path.json')
+  const app = fileURLToPath(new URL('../fixtures/apps/async-callback-path.cjs', import.meta.url))
+  const run = await runDyno(['async', '--sample', '1', ...load(5), '--', process.execPath, '--expose-internals', '--no-warnings', app], { cwd, env: { PORT: '0', CALLBACK_PATH_OUT: out }, timeout: 90_000 })
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /5 requests, 5 traced/)
+  assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), { trampoline: false })
 })

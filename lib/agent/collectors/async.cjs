@@ -10,8 +10,8 @@
  */
 const { startTracer } = require('../async-tracer.cjs')
 
-/** How often the main thread hands over what it traced. */
-const FLUSH_MS = 100
+/** How often the main thread hands over what it traced: each hand-over wakes the worker, on the app's CPU. */
+const FLUSH_MS = 250
 /** How long the end waits for the main thread's last hand-over. */
 const FINAL_WAIT_MS = 2000
 

@@ -19,8 +19,8 @@
  * the interval since the line before):
  *   t         epoch ms when the sample was taken
  *   dt        ms since the line before
- *   delay     loop delay of the turns in the interval, beyond the monitor's own
- *             timer period: { min, p50, p99, max, n } (n turns); null when none
+ *   delay     loop delay in the interval: how late the collector's probes ran,
+ *             beyond their period: { min, p50, p99, max, n } (n probes); null when none
  *   elu       event-loop utilization, 0..1
  *   cpu       { user, system }: ms of CPU the whole process used
  *   mem       { heapTotal, heapUsed }, and every 100 ms also rss, external, arrayBuffers
@@ -35,9 +35,10 @@
  *   blocked   true on a line the worker wrote while the main thread was stuck;
  *             such a line has delay.max (how long so far), elu 1, cpu and mem.rss
  */
-const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
+const { performance } = require('node:perf_hooks')
 const v8 = require('node:v8')
-const { delaySummary, heapSpaces, activeResources, watchGc, watchHttp, watchListeners, round } = require('./doctor/readers.cjs')
+const { heapSpaces, activeResources, watchGc, watchHttp, watchListeners, round } = require('./doctor/readers.cjs')
+const { LoopDelay, probePlan } = require('./doctor/loop-delay.cjs')
 const { LineRing } = require('./doctor/ring.cjs')
 
 /** `<pid>.doctor.jsonl` */
@@ -45,9 +46,13 @@ const SUFFIX = 'jsonl'
 const DEFAULT_INTERVAL_MS = 10
 /** How often the slower-moving figures (rss, external, heap spaces, handles, listeners) are read. */
 const SLOW_MS = 100
-/** How often the worker drains the ring and looks whether the main thread is stuck. */
-const WATCH_MS = 50
-/** How often the worker writes what it has and sends dyno a summary. */
+/**
+ * How often the worker drains the ring and looks whether the main thread is
+ * stuck. Each time it wakes it takes the CPU from the app for a moment (the
+ * app may have only one core), so it wakes seldom, on one timer.
+ */
+const WATCH_MS = 125
+/** How often the worker writes what it has and sends dyno a summary: every second watch. */
 const FLUSH_MS = 250
 /** Room for a few seconds of lines, should the worker fall behind. */
 const RING_BYTES = 1 << 20
@@ -64,17 +69,14 @@ function intervalOf (options) {
 /** @param {import('../collectors.cjs').MainContext} context */
 function main (context) {
   const intervalMs = intervalOf(context.options)
-  // Half the interval: each interval sees two loop turns at least, and an
-  // idle app is not woken more than that.
-  const resolutionMs = Math.max(1, Math.min(10, Math.floor(intervalMs / 2)))
-  const delay = monitorEventLoopDelay({ resolution: resolutionMs })
-  delay.enable()
+  const { perSample, periodMs } = probePlan(intervalMs)
 
   const ring = LineRing.create(RING_BYTES)
   const base = Math.floor(now())
   ring.beat(0)
-  context.post({ type: 'start', ring: ring.buffer, base, intervalMs, resolutionMs })
+  context.post({ type: 'start', ring: ring.buffer, base, intervalMs })
 
+  const delay = new LoopDelay(periodMs, now())
   const gc = watchGc()
   const http = watchHttp()
   const listeners = watchListeners()
@@ -82,20 +84,17 @@ function main (context) {
   let lastSlow = -Infinity
   /** How long the last tick took: what the collector costs the main thread. */
   let lastCost = 0
-  let lastTick = now()
 
-  const tick = () => {
-    const t = now()
+  /** @param {number} t */
+  const tick = (t) => {
     // The heartbeat first: the worker, seeing it, knows a line taken no
     // earlier than this is coming, and writes no line of its own before it.
     ring.beat(Math.round(t - base))
-    const late = t - lastTick - intervalMs
-    lastTick = t
     const nextElu = performance.eventLoopUtilization()
     /** @type {Record<string, unknown>} */
     const sample = {
       t,
-      delay: delaySummary(delay, resolutionMs, late),
+      delay: delay.take(),
       elu: round(performance.eventLoopUtilization(nextElu, elu).utilization, 4),
       cpu: process.cpuUsage(),
       mem: null,
@@ -116,15 +115,22 @@ function main (context) {
       const heap = v8.getHeapStatistics()
       sample.mem = { heapTotal: heap.total_heap_size, heapUsed: heap.used_heap_size }
     }
-    delay.reset()
     elu = nextElu
     ring.push(JSON.stringify(sample) + '\n')
     lastCost = now() - t
   }
-  setInterval(tick, intervalMs).unref()
+  // One timer: it probes the loop's delay, and every few probes takes the sample.
+  let probes = 0
+  setInterval(() => {
+    const t = now()
+    delay.probe(t)
+    if (++probes < perSample) return
+    probes = 0
+    tick(t)
+  }, periodMs).unref()
   // A last sample as the process ends, before the agent's worker writes its
   // last lines: the requests since the last tick count too.
-  process.prependListener('exit', tick)
+  process.prependListener('exit', () => tick(now()))
 }
 
 /** @param {import('../collectors.cjs').WorkerContext} context */
@@ -195,15 +201,18 @@ function worker (context) {
       base = message.base
     }
   })
-  const watching = setInterval(watch, watchMs)
-  const flushing = setInterval(flush, FLUSH_MS)
+  const watchesPerFlush = Math.max(1, Math.round(FLUSH_MS / watchMs))
+  let watches = 0
+  const watching = setInterval(() => {
+    watch()
+    if (++watches % watchesPerFlush === 0) flush()
+  }, watchMs)
 
   return {
     async end () {
       if (ended) return
       ended = true
       clearInterval(watching)
-      clearInterval(flushing)
       watch()
       flush()
     }

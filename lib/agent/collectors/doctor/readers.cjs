@@ -14,27 +14,6 @@ const GC_KINDS = { 1: 'scavenge', 2: 'minorMarkSweep', 4: 'markCompact', 8: 'inc
 
 const round = (/** @type {number} */ n, /** @type {number} */ digits) => Math.round(n * 10 ** digits) / 10 ** digits
 
-/**
- * The loop delay of the turns the monitor saw, without the monitor's own
- * timer period (it measures from when its timer last fired).
- *
- * Resetting the monitor also forgets when its timer last fired, so the turn
- * that spans a reset is not recorded: a loop held right after a reset would
- * go unseen. The sampling timer's own lateness is a measure of that turn,
- * and fills the gap.
- * @param {import('node:perf_hooks').IntervalHistogram} histogram
- * @param {number} resolutionMs
- * @param {number} lateMs how late the sampling timer fired
- */
-function delaySummary (histogram, resolutionMs, lateMs) {
-  const late = round(Math.max(0, lateMs), 3)
-  // An empty histogram's percentile walks every bucket: not worth it for nothing.
-  if (histogram.count === 0) return late > resolutionMs ? { min: late, p50: late, p99: late, max: late, n: 1 } : null
-  const ms = (/** @type {number} */ ns) => round(Math.max(0, ns / 1e6 - resolutionMs), 3)
-  const max = Math.max(ms(histogram.max), late)
-  return { min: ms(histogram.min), p50: ms(histogram.percentile(50)), p99: Math.min(max, Math.max(ms(histogram.percentile(99)), late)), max, n: histogram.count }
-}
-
 /** V8's heap spaces that hold anything: name → [size, used]. */
 function heapSpaces () {
   /** @type {Record<string, [number, number]>} */
@@ -122,4 +101,4 @@ function watchListeners () {
   }
 }
 
-module.exports = { delaySummary, heapSpaces, activeResources, watchGc, watchHttp, watchListeners, round }
+module.exports = { heapSpaces, activeResources, watchGc, watchHttp, watchListeners, round }
