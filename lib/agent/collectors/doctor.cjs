@@ -22,13 +22,14 @@
  *   delay     loop delay in the interval: how late the collector's probes ran,
  *             beyond their period: { min, p50, p99, max, n } (n probes); null when none
  *   elu       event-loop utilization, 0..1
- *   cpu       { user, system }: ms of CPU the whole process used
- *   mem       { heapTotal, heapUsed }, and every 100 ms also rss, external, arrayBuffers
+ *   cpu       { user, system }: ms of CPU the whole process used; the worker reads
+ *             it once a watch (125 ms) and shares it among the lines by their span
  *   gc        { <kind>: [pauses, ms], max: the longest pause }; kinds: scavenge,
  *             minorMarkSweep, markCompact, incremental, weakCallbacks
  *   http      { started, finished, inFlight } requests of the app's HTTP servers
  *   self      ms the collector's previous tick took on the main thread: its own cost
  *   every 100 ms, the slower-moving:
+ *   mem       { heapTotal, heapUsed, rss, external, arrayBuffers }
  *   spaces    { <V8 heap space>: [size, used] }
  *   active    { <resource type>: count } (process.getActiveResourcesInfo())
  *   listeners { process: n, '<Class> "<event>"': n } for emitters Node warned about
@@ -36,7 +37,6 @@
  *             such a line has delay.max (how long so far), elu 1, cpu and mem.rss
  */
 const { performance } = require('node:perf_hooks')
-const v8 = require('node:v8')
 const { heapSpaces, activeResources, watchGc, watchHttp, watchListeners, round } = require('./doctor/readers.cjs')
 const { LoopDelay, probePlan } = require('./doctor/loop-delay.cjs')
 const { LineRing } = require('./doctor/ring.cjs')
@@ -96,13 +96,13 @@ function main (context) {
       t,
       delay: delay.take(),
       elu: round(performance.eventLoopUtilization(nextElu, elu).utilization, 4),
-      cpu: process.cpuUsage(),
-      mem: null,
       gc: gc.take(),
       http,
       self: round(lastCost, 3)
     }
-    // By time, not by ticks: a loop held for long ticks seldom.
+    // By time, not by ticks: a loop held for long ticks seldom. The heap's
+    // figures too: V8 walks its spaces and pages to sum them, and a hundred
+    // times a second that slowed a saturated server by a few percent.
     if (t - lastSlow >= SLOW_MS) {
       lastSlow = t
       const memory = process.memoryUsage()
@@ -110,10 +110,6 @@ function main (context) {
       sample.spaces = heapSpaces()
       sample.active = activeResources()
       sample.listeners = listeners.count()
-    } else {
-      // The heap figures without rss, which costs a read of /proc each time.
-      const heap = v8.getHeapStatistics()
-      sample.mem = { heapTotal: heap.total_heap_size, heapUsed: heap.used_heap_size }
     }
     elu = nextElu
     ring.push(JSON.stringify(sample) + '\n')
@@ -141,32 +137,34 @@ function worker (context) {
   let ring = null
   let base = 0
   let lastT = now()
-  let lastCpu = process.cpuUsage()
+  let cpuRead = process.cpuUsage()
+  /** CPU the process used since the last line, read but not yet given to a line (µs). */
+  let pending = { user: 0, system: 0 }
   let lastHttp = { started: 0, finished: 0 }
   let lines = ''
   let ended = false
   const live = liveSummary()
 
   /**
-   * Writes a sample as a line, its running totals (CPU, requests) made into
-   * the interval's since the line before.
-   * @param {Record<string, any> & { t: number, cpu: NodeJS.CpuUsage }} sample
+   * Writes a sample as a line, its running request counts made into the
+   * interval's since the line before.
+   * @param {Record<string, any> & { t: number }} sample
+   * @param {{ user: number, system: number }} cpu µs of CPU the process used in the interval
    */
-  function record (sample) {
-    const { t, cpu, http, ...rest } = sample
+  function record (sample, cpu) {
+    const { t, http, ...rest } = sample
     /** @type {Record<string, any>} */
     const line = {
       t: round(t, 1),
       dt: round(Math.max(0, t - lastT), 3),
       ...rest,
-      cpu: { user: Math.max(0, cpu.user - lastCpu.user) / 1000, system: Math.max(0, cpu.system - lastCpu.system) / 1000 }
+      cpu: { user: round(cpu.user / 1000, 3), system: round(cpu.system / 1000, 3) }
     }
     if (http) {
       line.http = { started: http.started - lastHttp.started, finished: http.finished - lastHttp.finished, inFlight: http.started - http.finished }
       lastHttp = http
     }
     lastT = t
-    lastCpu = cpu
     lines += JSON.stringify(line) + '\n'
     live.add(line)
   }
@@ -175,14 +173,32 @@ function worker (context) {
   // a line of the worker's own: it is stuck, and for how long so far.
   function watch () {
     if (!ring) return
+    /** @type {(Record<string, any> & { t: number })[]} */
+    const samples = []
     for (const text of ring.drain().split('\n')) {
-      if (text) record(JSON.parse(text))
+      if (text) samples.push(JSON.parse(text))
     }
     // Now, then the heartbeat: a tick that starts after this read starts after `t`.
     const t = now()
+    // The process's CPU is read here, once a watch, and shared among the
+    // lines by the time each spans: read by the main thread each sample, a
+    // system call a hundred times a second, it cost a saturated server ~2%.
+    const cpu = process.cpuUsage()
+    pending.user += Math.max(0, cpu.user - cpuRead.user)
+    pending.system += Math.max(0, cpu.system - cpuRead.system)
+    cpuRead = cpu
+    for (const sample of samples) {
+      const span = t - lastT
+      const share = span > 0 ? Math.min(1, Math.max(0, sample.t - lastT) / span) : 1
+      const part = { user: pending.user * share, system: pending.system * share }
+      pending.user -= part.user
+      pending.system -= part.system
+      record(sample, part)
+    }
     const late = t - (base + ring.lastBeat()) - intervalMs
     if (late >= watchMs && t - lastT >= watchMs) {
-      record({ t, blocked: true, delay: { max: round(late, 3) }, elu: 1, cpu: process.cpuUsage(), mem: { rss: process.memoryUsage.rss() } })
+      record({ t, blocked: true, delay: { max: round(late, 3) }, elu: 1, mem: { rss: process.memoryUsage.rss() } }, pending)
+      pending = { user: 0, system: 0 }
     }
   }
 
@@ -237,8 +253,8 @@ function liveSummary () {
       acc.span += line.dt
       if (line.http) acc.finished += line.http.finished
       if (line.blocked) acc.blocked = true
-      if (line.mem.heapUsed !== undefined) heapUsed = line.mem.heapUsed
-      if (line.mem.rss !== undefined) rss = line.mem.rss
+      if (line.mem && line.mem.heapUsed !== undefined) heapUsed = line.mem.heapUsed
+      if (line.mem && line.mem.rss !== undefined) rss = line.mem.rss
     },
     take () {
       if (acc.span === 0) return null
