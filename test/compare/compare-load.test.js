@@ -152,13 +152,14 @@ test('Ctrl-C ends the run: the rounds done are compared, both apps stopped, exit
 
 test('--flame: the CPU differential of the CPU-burning example and its fix names the hot function as the big win', async () => {
   const cwd = tempDir('dyno-compare-')
-  const run = await runDyno(['compare', '--json', '--flame', '--load', '-c 2 -d 1 http://127.0.0.1:$PORT/', '--rounds', '2', '--a', `node ${join(CPU_BURN, 'server.js')}`, '--b', `node ${join(CPU_BURN, 'server-fixed.js')}`], { cwd, timeout: 90_000 })
+  const run = await runDyno(['compare', '--flame', '--load', '-c 2 -d 1 http://127.0.0.1:$PORT/', '--rounds', '2', '--a', `node ${join(CPU_BURN, 'server.js')}`, '--b', `node ${join(CPU_BURN, 'server-fixed.js')}`], { cwd, timeout: 90_000 })
   assert.equal(run.code, 0, run.stderr)
-  const doc = JSON.parse(run.stdout)
+  assert.match(run.stdout, /^CPU per request, before → after \(self time\)\n +computePrimes +[\d.]+ ms → +[\d.]+ ms per request/m)
+  // The run folder's compare.json holds the differential, as --json does.
+  const [name] = readdirSync(join(cwd, '.dyno')).filter((f) => f.endsWith('-compare'))
+  const doc = JSON.parse(readFileSync(join(cwd, '.dyno', name, 'compare.json'), 'utf8'))
   const [top] = doc.flame.diff.functions
   assert.equal(top.name, 'computePrimes')
   assert.ok(top.change < 0 && top.after < top.before / 10, JSON.stringify(top))
   assert.ok(existsSync(doc.flame.html))
-  const text = await runDyno(['compare', '--flame', '--load', '-c 2 -d 1 http://127.0.0.1:$PORT/', '--rounds', '2', '--a', `node ${join(CPU_BURN, 'server.js')}`, '--b', `node ${join(CPU_BURN, 'server-fixed.js')}`], { cwd, timeout: 90_000 })
-  assert.match(text.stdout, /^CPU per request, before → after \(self time\)\n +computePrimes +[\d.]+ ms → +[\d.]+ ms per request/m)
 })

@@ -101,8 +101,8 @@ function main (context) {
       self: round(lastCost, 3)
     }
     // By time, not by ticks: a loop held for long ticks seldom. The heap's
-    // figures too: V8 walks its spaces and pages to sum them, and a hundred
-    // times a second that slowed a saturated server by a few percent.
+    // figures too: V8 walks its spaces to sum them, and ten times a second
+    // is all a chart or a trend needs.
     if (t - lastSlow >= SLOW_MS) {
       lastSlow = t
       const memory = process.memoryUsage()
