@@ -2,6 +2,7 @@ import { runReport } from '../commands/report.js'
 import { usageError } from '../errors.js'
 import { renderDoctorSummary } from '../report/doctor-terminal.js'
 import { renderAsyncSummary } from '../report/async-terminal.js'
+import { renderLoadComparison } from '../report/compare-load-terminal.js'
 import { renderFlameSummary } from '../report/flame-terminal.js'
 import { renderHeapRunSummary } from '../report/heap-terminal.js'
 import { createStyle } from '../report/style.js'
@@ -24,7 +25,8 @@ const SUMMARIES = {
   flame: (rendered, meta, style) => renderFlameSummary(rendered, meta.end, style),
   doctor: (rendered, meta, style) => renderDoctorSummary(rendered, meta.end, style),
   heap: (rendered, meta, style) => renderHeapRunSummary(rendered, meta.end, style),
-  async: (rendered, meta, style) => renderAsyncSummary(rendered, style)
+  async: (rendered, meta, style) => renderAsyncSummary(rendered, style),
+  compare: (rendered, meta, style) => renderLoadComparison(rendered, { style })
 }
 
 /**

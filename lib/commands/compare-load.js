@@ -8,7 +8,7 @@ import { DynoError, targetError, usageError } from '../errors.js'
 import { resolveProgram } from '../observe/command.js'
 import { holdsPort } from '../observe/load-url.js'
 import { displayUrl } from '../load/options.js'
-import { createRunFolder } from '../run-folder.js'
+import { createRunFolder, fileRunMeta, writeMeta } from '../run-folder.js'
 import { writeFlameDiff } from './flame-diff.js'
 import { busySamples, mergedProfile } from './flame-profile.js'
 import { signalExitCode } from './io.js'
@@ -91,9 +91,14 @@ export async function runCompareLoad (options, io) {
         throw labelled(err, version.label)
       }
     }
+    const startedAt = new Date().toISOString()
     const folder = createRunFolder(options.out, 'compare')
     const sides = options.fresh ? await freshRounds(options, versions, folder, io) : await warmRounds(options, versions, folder, io)
-    return finish(options, versions, folder, sides, io)
+    const done = finish(options, versions, folder, sides, io)
+    // What `dyno report` needs to render the folder again, from compare.json.
+    const title = `${versions.before.label} → ${versions.after.label}`
+    writeMeta(folder, { ...fileRunMeta('compare', { title, source: join(folder, 'compare.json'), cwd: io.cwd, options: { rounds: options.rounds, fresh: options.fresh, flame: options.flame } }), node: process.version, startedAt })
+    return done
   } finally {
     await tree?.remove()
   }

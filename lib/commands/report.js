@@ -11,7 +11,8 @@ const RENDERERS = {
   flame: async (folder) => (await import('./flame-report.js')).renderFlameFolder(folder),
   doctor: async (folder) => (await import('./doctor-report.js')).renderDoctorFolder(folder),
   heap: async (folder) => (await import('./heap-report.js')).renderHeapFolder(folder),
-  async: async (folder) => (await import('./async-report.js')).renderAsyncFolder(folder)
+  async: async (folder) => (await import('./async-report.js')).renderAsyncFolder(folder),
+  compare: async (folder) => (await import('./compare-report.js')).renderCompareFolder(folder)
 }
 
 /**

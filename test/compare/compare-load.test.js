@@ -162,4 +162,13 @@ test('--flame: the CPU differential of the CPU-burning example and its fix names
   assert.equal(top.name, 'computePrimes')
   assert.ok(top.change < 0 && top.after < top.before / 10, JSON.stringify(top))
   assert.ok(existsSync(doc.flame.html))
+
+  // dyno report renders the folder again: the same table, sentence and differential.
+  const again = await runDyno(['report', join(cwd, '.dyno', name)], { cwd })
+  assert.equal(again.code, 0, again.stderr)
+  const summary = (/** @type {string} */ text) => text.slice(text.indexOf('before  '))
+  assert.equal(summary(again.stdout), summary(run.stdout))
+  const side = await runDyno(['report', join(cwd, '.dyno', name, 'before-1')], { cwd })
+  assert.equal(side.code, 2)
+  assert.match(side.stderr, /holds no readable compare\.json: give the folder dyno compare --load wrote/)
 })
