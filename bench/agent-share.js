@@ -48,7 +48,8 @@ if (spawnSync('perf', ['--version']).status !== 0) {
 async function profileRun () {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-share-'))
   const env = { ...process.env, NODE_OPTIONS: `--require ${agent}`, DYNO_RUN_DIR: dir, DYNO_COLLECTORS: JSON.stringify({ [values.collector]: {} }) }
-  const child = spawn('taskset', ['-c', '0', process.execPath, '--perf-basic-prof', app], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  // In the run's own folder: with --perf-basic-prof, V8 also writes its log (isolate-*.log) in the working directory.
+  const child = spawn('taskset', ['-c', '0', process.execPath, '--perf-basic-prof', app], { cwd: dir, env, stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     const port = await new Promise((resolve) => child.stdout.on('data', (d) => {
       const m = /listening on (\d+)/.exec(String(d))
