@@ -5,11 +5,15 @@
  *
  * main() runs on the app's main thread. On a timer it reads what only that
  * thread can (loop delay, loop utilization, its heap, GC pauses, handles,
- * requests) and appends one line per tick to a ring in shared memory, with a
- * heartbeat beside it.
+ * requests) and copies the figures as one row of numbers per tick into a
+ * ring in shared memory, with a heartbeat beside it; ten times a second the
+ * slower-moving figures go as a line of text into a second ring. Every object
+ * and every line of text the tick would make costs the app more than the
+ * figures themselves: at a hundred ticks a second beside a saturated server,
+ * its code and data are out of the CPU's caches each time.
  *
- * worker() runs in the agent's worker thread. On its own timer it drains the
- * ring into `<pid>.doctor.jsonl`, and watches the heartbeat: when the main
+ * worker() runs in the agent's worker thread. On its own timer it makes the
+ * rows into lines of `<pid>.doctor.jsonl`, and watches the heartbeat: when the main
  * thread is stuck no line comes, so the worker writes its own, with the delay
  * so far (growing until the loop turns again) and the process's CPU and rss,
  * which a worker can read. Four times a second it sends dyno a summary for
@@ -37,9 +41,12 @@
  *             such a line has delay.max (how long so far), elu 1, cpu and mem.rss
  */
 const { performance } = require('node:perf_hooks')
-const { heapSpaces, activeResources, watchGc, watchHttp, watchListeners, round } = require('./doctor/readers.cjs')
+const { heapSpaces, activeResources, watchGc, watchHttp, watchListeners } = require('./doctor/readers.cjs')
 const { LoopDelay, probePlan } = require('./doctor/loop-delay.cjs')
 const { LineRing } = require('./doctor/ring.cjs')
+const { RowRing } = require('./doctor/row-ring.cjs')
+const { COUNTER, COUNTER_LENGTH, ROW, ROW_LENGTH, rowToSample } = require('./doctor/sample-row.cjs')
+const { round } = require('./doctor/round.cjs')
 
 /** `<pid>.doctor.jsonl` */
 const SUFFIX = 'jsonl'
@@ -54,8 +61,10 @@ const SLOW_MS = 100
 const WATCH_MS = 125
 /** How often the worker writes what it has and sends dyno a summary: every second watch. */
 const FLUSH_MS = 250
-/** Room for a few seconds of lines, should the worker fall behind. */
-const RING_BYTES = 1 << 20
+/** Room for some 40 s of rows at the default interval, should the worker fall behind. */
+const RING_ROWS = 4096
+/** Room for the slower-moving figures of as long. */
+const SLOW_RING_BYTES = 1 << 18
 
 const origin = performance.timeOrigin
 const now = () => origin + performance.now()
@@ -71,48 +80,54 @@ function main (context) {
   const intervalMs = intervalOf(context.options)
   const { perSample, periodMs } = probePlan(intervalMs)
 
-  const ring = LineRing.create(RING_BYTES)
+  const rows = RowRing.create(ROW_LENGTH, RING_ROWS)
+  const slow = LineRing.create(SLOW_RING_BYTES)
   const base = Math.floor(now())
-  ring.beat(0)
-  context.post({ type: 'start', ring: ring.buffer, base, intervalMs })
+  rows.beat(0)
+  /** Where the running figures start from: now, with no idle time, request or GC yet. */
+  const start = new Float64Array(ROW_LENGTH)
+  start[ROW.t] = now()
+  start[ROW.idle] = performance.nodeTiming.idleTime
+  context.post({ type: 'start', rows: rows.buffer, slow: slow.buffer, start, base, intervalMs })
 
   const delay = new LoopDelay(periodMs, now())
-  const gc = watchGc()
-  const http = watchHttp()
+  const counters = new Float64Array(COUNTER_LENGTH)
+  watchGc(counters)
+  watchHttp(counters)
   const listeners = watchListeners()
-  let elu = performance.eventLoopUtilization()
+  const values = rows.values
   let lastSlow = -Infinity
   /** How long the last tick took: what the collector costs the main thread. */
   let lastCost = 0
 
   /** @param {number} t */
   const tick = (t) => {
-    // The heartbeat first: the worker, seeing it, knows a line taken no
+    // The heartbeat first: the worker, seeing it, knows a row taken no
     // earlier than this is coming, and writes no line of its own before it.
-    ring.beat(Math.round(t - base))
-    const nextElu = performance.eventLoopUtilization()
-    /** @type {Record<string, unknown>} */
-    const sample = {
-      t,
-      delay: delay.take(),
-      elu: round(performance.eventLoopUtilization(nextElu, elu).utilization, 4),
-      gc: gc.take(),
-      http,
-      self: round(lastCost, 3)
-    }
+    rows.beat(Math.round(t - base))
+    const at = rows.next()
+    values[at + ROW.t] = t
+    values[at + ROW.idle] = performance.nodeTiming.idleTime
+    values[at + ROW.self] = lastCost
+    delay.takeInto(values, at + ROW.delay)
+    values.set(counters, at + ROW.counters)
+    counters[COUNTER.gcMax] = 0
     // By time, not by ticks: a loop held for long ticks seldom. The heap's
     // figures too: V8 walks its spaces to sum them, and ten times a second
-    // is all a chart or a trend needs.
+    // is all a chart or a trend needs. Before the row, so that the worker
+    // has them when it takes the row.
     if (t - lastSlow >= SLOW_MS) {
       lastSlow = t
       const memory = process.memoryUsage()
-      sample.mem = { heapTotal: memory.heapTotal, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external, arrayBuffers: memory.arrayBuffers }
-      sample.spaces = heapSpaces()
-      sample.active = activeResources()
-      sample.listeners = listeners.count()
+      slow.push(JSON.stringify({
+        t,
+        mem: { heapTotal: memory.heapTotal, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external, arrayBuffers: memory.arrayBuffers },
+        spaces: heapSpaces(),
+        active: activeResources(),
+        listeners: listeners.count()
+      }) + '\n')
     }
-    elu = nextElu
-    ring.push(JSON.stringify(sample) + '\n')
+    rows.commit()
     lastCost = now() - t
   }
   // One timer: it probes the loop's delay, and every few probes takes the sample.
@@ -133,51 +148,74 @@ function main (context) {
 function worker (context) {
   const intervalMs = intervalOf(context.options)
   const watchMs = Math.max(WATCH_MS, intervalMs)
+  /** @type {RowRing | null} */
+  let rows = null
   /** @type {LineRing | null} */
-  let ring = null
+  let slow = null
+  /** The row before the next: its running figures are what the next line's start from. */
+  const before = new Float64Array(ROW_LENGTH)
+  /** Slower-moving figures whose row has not been taken yet, by the row's `t`. */
+  const slowByT = new Map()
   let base = 0
   let lastT = now()
   let cpuRead = process.cpuUsage()
   /** CPU the process used since the last line, read but not yet given to a line (µs). */
   let pending = { user: 0, system: 0 }
-  let lastHttp = { started: 0, finished: 0 }
   let lines = ''
   let ended = false
   const live = liveSummary()
 
   /**
-   * Writes a sample as a line, its running request counts made into the
-   * interval's since the line before.
+   * Writes a sample as a line.
    * @param {Record<string, any> & { t: number }} sample
    * @param {{ user: number, system: number }} cpu µs of CPU the process used in the interval
    */
   function record (sample, cpu) {
-    const { t, http, ...rest } = sample
-    /** @type {Record<string, any>} */
+    const { t, ...rest } = sample
     const line = {
       t: round(t, 1),
       dt: round(Math.max(0, t - lastT), 3),
       ...rest,
       cpu: { user: round(cpu.user / 1000, 3), system: round(cpu.system / 1000, 3) }
     }
-    if (http) {
-      line.http = { started: http.started - lastHttp.started, finished: http.finished - lastHttp.finished, inFlight: http.started - http.finished }
-      lastHttp = http
-    }
     lastT = t
     lines += JSON.stringify(line) + '\n'
     live.add(line)
   }
 
+  /** The main thread's rows since the last take, as samples with their slower-moving figures. */
+  function takeSamples () {
+    /** @type {(Record<string, any> & { t: number })[]} */
+    const samples = []
+    const ring = /** @type {RowRing} */ (rows)
+    // Rows first: the slower-moving figures of a row taken here were written before it.
+    ring.take((row) => {
+      samples.push(rowToSample(row, before))
+      before.set(row)
+    })
+    for (const text of /** @type {LineRing} */ (slow).drain().split('\n')) {
+      if (!text) continue
+      const figures = JSON.parse(text)
+      slowByT.set(figures.t, figures)
+    }
+    for (const sample of samples) {
+      const figures = slowByT.get(sample.t)
+      if (!figures) continue
+      slowByT.delete(sample.t)
+      const { t, ...rest } = figures
+      Object.assign(sample, rest)
+    }
+    // Those of a row dropped for want of room never find it.
+    const last = samples.length > 0 ? samples[samples.length - 1].t : -Infinity
+    for (const t of slowByT.keys()) if (t < last) slowByT.delete(t)
+    return samples
+  }
+
   // The main thread's lines, then, if its last tick is a watch period late,
   // a line of the worker's own: it is stuck, and for how long so far.
   function watch () {
-    if (!ring) return
-    /** @type {(Record<string, any> & { t: number })[]} */
-    const samples = []
-    for (const text of ring.drain().split('\n')) {
-      if (text) samples.push(JSON.parse(text))
-    }
+    if (!rows) return
+    const samples = takeSamples()
     // Now, then the heartbeat: a tick that starts after this read starts after `t`.
     const t = now()
     // The process's CPU is read here, once a watch, and shared among the
@@ -195,7 +233,7 @@ function worker (context) {
       pending.system -= part.system
       record(sample, part)
     }
-    const late = t - (base + ring.lastBeat()) - intervalMs
+    const late = t - (base + rows.lastBeat()) - intervalMs
     if (late >= watchMs && t - lastT >= watchMs) {
       record({ t, blocked: true, delay: { max: round(late, 3) }, elu: 1, mem: { rss: process.memoryUsage.rss() } }, pending)
       pending = { user: 0, system: 0 }
@@ -212,8 +250,11 @@ function worker (context) {
   }
 
   context.onMain((message) => {
-    if (message && message.type === 'start' && !ring) {
-      ring = new LineRing(message.ring)
+    if (message && message.type === 'start' && !rows) {
+      rows = new RowRing(message.rows, ROW_LENGTH)
+      slow = new LineRing(message.slow)
+      before.set(message.start)
+      lastT = message.start[ROW.t]
       base = message.base
     }
   })

@@ -10,8 +10,6 @@
  * saturated server, that took about a percent of the core (a perf profile of
  * the hello-world benchmark) and the app's cache with it.
  */
-const { round } = require('./readers.cjs')
-
 /** Beyond this many probes in one interval, only the longest delay is kept. */
 const MAX_PROBES = 1024
 
@@ -38,19 +36,33 @@ class LoopDelay {
   }
 
   /**
-   * The delays since the last take: { min, p50, p99, max, n } in ms, n the
-   * probes; null when no probe ran.
+   * Writes the delays since the last take into `values` from `at`: min,
+   * p50, p99, max (ms) and the probes; all 0 when no probe ran.
+   * @param {Float64Array} values
+   * @param {number} at
    */
-  take () {
-    const n = this.n
-    if (n === 0) return null
-    const sorted = this.lates.subarray(0, Math.min(n, MAX_PROBES)).sort()
-    const rank = (/** @type {number} */ p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
-    const summary = { min: round(sorted[0], 3), p50: round(rank(50), 3), p99: round(rank(99), 3), max: round(this.max, 3), n }
+  takeInto (values, at) {
+    const kept = Math.min(this.n, MAX_PROBES)
+    if (kept <= 1) {
+      // One probe an interval is the default: nothing to sort.
+      const late = kept === 1 ? this.lates[0] : 0
+      values[at] = values[at + 1] = values[at + 2] = late
+    } else {
+      const sorted = this.lates.subarray(0, kept).sort()
+      values[at] = sorted[0]
+      values[at + 1] = sorted[rankIndex(50, kept)]
+      values[at + 2] = sorted[rankIndex(99, kept)]
+    }
+    values[at + 3] = this.max
+    values[at + 4] = this.n
     this.n = 0
     this.max = 0
-    return summary
   }
+}
+
+/** The index of the p-th percentile among `count` sorted values (nearest rank). @param {number} p @param {number} count */
+function rankIndex (p, count) {
+  return Math.max(0, Math.min(count - 1, Math.ceil((p / 100) * count) - 1))
 }
 
 /**

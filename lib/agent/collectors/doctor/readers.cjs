@@ -6,13 +6,10 @@
 const { PerformanceObserver } = require('node:perf_hooks')
 const diagnostics = require('node:diagnostics_channel')
 const v8 = require('node:v8')
+const { COUNTER, countGc } = require('./sample-row.cjs')
 
 /** The most emitters whose listeners are followed. */
 const MAX_WATCHED = 20
-
-const GC_KINDS = { 1: 'scavenge', 2: 'minorMarkSweep', 4: 'markCompact', 8: 'incremental', 16: 'weakCallbacks' }
-
-const round = (/** @type {number} */ n, /** @type {number} */ digits) => Math.round(n * 10 ** digits) / 10 ** digits
 
 /** V8's heap spaces that hold anything: name → [size, used]. */
 function heapSpaces () {
@@ -32,44 +29,28 @@ function activeResources () {
   return counts
 }
 
-/** GC pauses by kind, summed until taken. */
-function watchGc () {
-  /** @type {Record<string, [number, number]>} */
-  let byKind = {}
-  let max = 0
+/**
+ * Counts GC pauses by kind into `counters` (see sample-row.cjs).
+ * @param {Float64Array} counters
+ */
+function watchGc (counters) {
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const detail = /** @type {{ detail?: { kind?: number } }} */ (/** @type {unknown} */ (entry)).detail
-      const kind = GC_KINDS[/** @type {keyof typeof GC_KINDS} */ (detail && detail.kind)] || 'other'
-      const tally = byKind[kind] || (byKind[kind] = [0, 0])
-      tally[0]++
-      tally[1] += entry.duration
-      if (entry.duration > max) max = entry.duration
+      countGc(counters, detail && detail.kind, entry.duration)
     }
   })
   observer.observe({ entryTypes: ['gc'] })
-  return {
-    take () {
-      /** @type {Record<string, [number, number] | number>} */
-      const taken = {}
-      for (const kind in byKind) taken[kind] = [byKind[kind][0], round(byKind[kind][1], 3)]
-      taken.max = round(max, 3)
-      byKind = {}
-      max = 0
-      return taken
-    }
-  }
 }
 
 /**
- * Requests the app's HTTP servers started and finished so far, from Node's
- * diagnostics channels: nothing of the app's is wrapped.
+ * Counts the requests the app's HTTP servers start and finish into
+ * `counters`, from Node's diagnostics channels: nothing of the app's is wrapped.
+ * @param {Float64Array} counters
  */
-function watchHttp () {
-  const counts = { started: 0, finished: 0 }
-  diagnostics.subscribe('http.server.request.start', () => { counts.started++ })
-  diagnostics.subscribe('http.server.response.finish', () => { counts.finished++ })
-  return counts
+function watchHttp (counters) {
+  diagnostics.subscribe('http.server.request.start', () => { counters[COUNTER.httpStarted]++ })
+  diagnostics.subscribe('http.server.response.finish', () => { counters[COUNTER.httpFinished]++ })
 }
 
 /**
@@ -101,4 +82,4 @@ function watchListeners () {
   }
 }
 
-module.exports = { heapSpaces, activeResources, watchGc, watchHttp, watchListeners, round }
+module.exports = { heapSpaces, activeResources, watchGc, watchHttp, watchListeners }

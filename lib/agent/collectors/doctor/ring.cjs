@@ -8,14 +8,12 @@
  *
  * One writer, one reader. Offsets count bytes ever written and wrap at 2^32;
  * the capacity is a power of two, so an offset's place in the ring is its low
- * bits. A line that does not fit is dropped and counted.
+ * bits. A line that does not fit is dropped.
  */
 
-const HEADER_BYTES = 16
+const HEADER_BYTES = 8
 const WRITTEN = 0
 const READ = 1
-const HEARTBEAT = 2
-const DROPPED = 3
 
 class LineRing {
   /** @param {number} capacity bytes, a power of two */
@@ -45,10 +43,7 @@ class LineRing {
     this.encoder ??= new TextEncoder()
     const { read, written: length } = this.encoder.encodeInto(text, this.scratch)
     const written = Atomics.load(this.header, WRITTEN)
-    if (read < text.length || ((written - Atomics.load(this.header, READ)) >>> 0) + length > this.bytes.length) {
-      Atomics.add(this.header, DROPPED, 1)
-      return false
-    }
+    if (read < text.length || ((written - Atomics.load(this.header, READ)) >>> 0) + length > this.bytes.length) return false
     const at = written & this.mask
     const first = Math.min(length, this.bytes.length - at)
     this.bytes.set(this.scratch.subarray(0, first), at)
@@ -73,19 +68,6 @@ class LineRing {
     if (first < length) out.set(this.bytes.subarray(0, length - first), first)
     Atomics.store(this.header, READ, written)
     return out.toString('utf8')
-  }
-
-  /** @param {number} ms */
-  beat (ms) {
-    Atomics.store(this.header, HEARTBEAT, ms)
-  }
-
-  lastBeat () {
-    return Atomics.load(this.header, HEARTBEAT)
-  }
-
-  dropped () {
-    return Atomics.load(this.header, DROPPED)
   }
 }
 
