@@ -35,7 +35,6 @@ const app = resolve(values.app)
 const seconds = Number(values.seconds)
 const AGENT_FRAME = /lib\/agent\//
 const HOOKS_FRAME = /async_hooks/
-const CHANNEL_FRAME = /diagnostics_channel/
 
 if (spawnSync('perf', ['--version']).status !== 0) {
   console.log('perf is not installed: nothing measured')
@@ -108,7 +107,7 @@ for (let run = 1; run <= Number(values.runs); run++) {
   const worker = threads.slice(1).map(([, list]) => list).sort((a, b) => countWith(b, AGENT_FRAME) - countWith(a, AGENT_FRAME))[0] ?? []
   const rest = samples.length - main.length - worker.length
   console.log(`run ${run}: main thread ${pct(main.length, samples.length)} of the samples, agent's worker ${pct(worker.length, samples.length)}, other threads ${pct(rest, samples.length)}; ` +
-    `of the main thread's, in the agent's code ${pct(countWith(main, AGENT_FRAME), main.length)}, in async_hooks ${pct(countWith(main, HOOKS_FRAME), main.length)}, in diagnostics_channel ${pct(countWith(main, CHANNEL_FRAME), main.length)}`)
+    `of the main thread's, in the agent's code ${pct(countWith(main, AGENT_FRAME), main.length)}, in async_hooks ${pct(countWith(main, HOOKS_FRAME), main.length)}`)
 }
 
 /** @param {{ frames: string[] }[]} list @param {RegExp} pattern */
