@@ -95,6 +95,17 @@ test('an app that crashes under load: a run folder whose report says it crashed'
   assert.equal(JSON.parse(readFileSync(join(folder, 'doctor.json'), 'utf8')).end.clean, false)
 })
 
+test('an app that throws on its first line: its CPU is its own, not the agent\'s start-up', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-throws-'))
+  const run = await runDyno(['doctor', '--json', '--', process.execPath, '-e', 'throw new Error("boom")'], { cwd })
+  assert.equal(run.code, 1)
+  const { summary } = JSON.parse(run.stdout)
+  // One thread of the app's runs, for a few milliseconds. When the first line began only once the
+  // agent's thread was up, the CPU of the agent's start-up fell into those few milliseconds: 150% to
+  // 235% of a core.
+  assert.ok(summary.cpu.mean < 1, `CPU ${summary.cpu.mean}`)
+})
+
 test('an app that calls process.exit: a run folder, its samples up to the exit', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-exit-'))
   const run = await runDyno(['doctor', '--json', '--', process.execPath, fixture('exits-with-code.cjs')], { cwd })
