@@ -1,7 +1,7 @@
 import { runHeap } from '../commands/heap.js'
 import { runHeapDiff } from '../commands/heap-diff.js'
 import { renderHeapRunSummary } from '../report/heap-terminal.js'
-import { renderLoadResult } from '../report/load-terminal.js'
+import { renderRoundLoads } from '../report/load-terminal.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 import { interruptSignal } from './io.js'
@@ -89,7 +89,7 @@ export async function run (argv, io) {
   if (values.json) {
     io.stdout.write(JSON.stringify(heapJson(result.folder, result.rendered, result.meta), null, 2) + '\n')
   } else {
-    for (const [i, load] of result.loads.entries()) io.stdout.write(`${style.bold(`Round ${i + 1}`)}\n${renderLoadResult(load, { style })}\n`)
+    io.stdout.write(renderRoundLoads(result.loads, style))
     if (result.rendered) io.stdout.write(renderHeapRunSummary(result.rendered, result.meta.end, style))
   }
   printRunEnd(io, 'heap', result, exitCode)

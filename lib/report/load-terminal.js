@@ -28,6 +28,17 @@ export function renderLoadHeader (options) {
 }
 
 /**
+ * The loads of a run's rounds, each headed by its round's number when there
+ * were more than one.
+ * @param {LoadResult[]} loads
+ * @param {Style} style
+ */
+export function renderRoundLoads (loads, style) {
+  if (loads.length === 1) return `${renderLoadResult(loads[0], { style })}\n`
+  return loads.map((load, i) => `${style.bold(`Round ${i + 1}`)}\n${renderLoadResult(load, { style })}\n`).join('')
+}
+
+/**
  * @param {LoadResult} result
  * @param {{ style: Style, percentiles?: boolean }} options
  */
