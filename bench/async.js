@@ -1,40 +1,42 @@
 #!/usr/bin/env node
 /**
- * What dyno async costs the app: req/s of a server that saturates one core,
- * with no tool and under `dyno async` at its default sampling, in paired
- * rounds (the modes side by side in each round, in alternating order), as the
- * ratio of their req/s with its 95% interval. A third mode sets a V8 promise
- * hook once and removes it (bench/lib/promise-hook-once.cjs): what any tracer
- * of promises costs at least, since V8 runs promises on a slower path from
- * then on. Two apps: the hello-world
- * server, and one that awaits in a loop (some sixty async operations a
- * request). With clinic bubbleprof installed under bench/ (npm install
- * --prefix tools/bench-peers --no-save @clinic/bubbleprof), it runs on the same apps
- * under the same load, and what it does is printed.
+ * What dyno async costs the app: the requests a server answers per second of
+ * CPU under `dyno async` at its default sampling, as a share of the same
+ * with no tool (bench/lib/pair-runs.js: each run beside a no-tool server on
+ * the same CPU, loaded at once; the interval is over runs of fresh
+ * processes). A second mode sets a V8 promise hook once and removes it
+ * (bench/lib/promise-hook-once.cjs): what any tracer of promises costs at
+ * least, since V8 runs promises on a slower path from then on. Two apps: the
+ * hello-world server, and one that awaits in a loop (some sixty async
+ * operations a request). With clinic bubbleprof installed under bench/ (npm
+ * install --prefix tools/bench-peers --no-save @clinic/bubbleprof), it runs
+ * on the same apps under a load, and what it does is printed.
  *
- * The app is pinned to CPU 0, the load (dyno load, 50 connections) to CPU 1.
- *
- *   node bench/async.js [--rounds 6] [--duration 5] [--sample 10]
+ *   node bench/async.js [--runs 6] [--rounds 6] [--burst 2] [--sample 100]
  */
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { compareRounds } from '../lib/stats/paired.js'
 import { DEFAULT_SAMPLE } from '../lib/commands/async.js'
-import { loadCommand as sharedLoadCommand, runPlain } from './lib/tool-runs.js'
+import { median } from './lib/measure.js'
+import { PAIR_SHAPE, keptOverRuns, pairRun } from './lib/pair-runs.js'
 
 const { values } = parseArgs({
   options: {
+    runs: { type: 'string', default: '6' },
     rounds: { type: 'string', default: '6' },
-    duration: { type: 'string', default: '5' },
+    burst: { type: 'string', default: '2' },
     sample: { type: 'string', default: String(DEFAULT_SAMPLE) }
   }
 })
+const runs = Number(values.runs)
 const rounds = Number(values.rounds)
-const duration = Number(values.duration)
+const burst = Number(values.burst)
+/** clinic bubbleprof's load, in seconds. */
+const BUBBLEPROF_LOAD_S = 5
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dyno = join(root, 'bin/dyno.js')
 const bubbleprof = join(root, 'tools/bench-peers/node_modules/@clinic/bubbleprof')
@@ -42,74 +44,68 @@ const bubbleprof = join(root, 'tools/bench-peers/node_modules/@clinic/bubbleprof
 const BUBBLEPROF_LIMIT_MS = 180_000
 const apps = { 'hello world': join(root, 'bench/apps/hello.js'), 'await in a loop': join(root, 'bench/apps/await-loop.js') }
 
-const loadCommand = (/** @type {string} */ out) => sharedLoadCommand(dyno, duration, out)
+/** dyno async's --on-port command sleeps this long at most: no server outlives a run by much. */
+const lifetime = Math.ceil((rounds + 2) * (burst + 1) + 60)
+const promiseHookOnce = join(root, 'bench/lib/promise-hook-once.cjs')
+
+/** @typedef {import('./lib/pair-runs.js').HowToStart} HowToStart */
 
 /**
- * @param {string[]} command
- * @param {string} cwd
- * @returns {Promise<{ code: number | null, stderr: string }>}
+ * The modes of an app, each run beside the app with no tool.
+ * @param {string} app
+ * @returns {Record<string, HowToStart>}
  */
-function run (command, cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0], command.slice(1), { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
-    let stderr = ''
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('exit', (code) => resolve({ code, stderr }))
-  })
-}
+const modesOf = (app) => ({
+  'dyno async': (dir, portFile) => ({
+    command: [process.execPath, dyno, 'async', '--sample', String(values.sample), '--out', dir, '--on-port', `echo $PORT > ${portFile}; sleep ${lifetime}`, '--', process.execPath, app],
+    env: { NO_COLOR: '1' }
+  }),
+  'promise hook once': () => ({ command: [process.execPath, '-r', promiseHookOnce, app] })
+})
 
-/** @param {string} app @param {string} dir @param {string} out */
-async function underDyno (app, dir, out) {
-  const { code, stderr } = await run(['taskset', '-c', '0', process.execPath, dyno, 'async', '--sample', values.sample ?? '10', '--out', dir,
-    '--on-port', loadCommand(out), '--', process.execPath, app], dir)
-  if (code !== 0) throw new Error(`dyno async exited with ${code}: ${stderr}`)
+/**
+ * The requests dyno async saw and traced, from the last counts line of its run folder.
+ * @param {string} dir the --out folder of a dyno async run
+ */
+function tracedCounts (dir) {
   const folder = readdirSync(dir).find((name) => name.endsWith('-async'))
-  const counts = readFileSync(join(dir, /** @type {string} */ (folder), 'async.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'counts').pop()
-  return counts
+  if (!folder) return { traced: 0, requests: 0 }
+  const lines = readFileSync(join(dir, folder, 'async.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+  return lines.filter((l) => l.type === 'counts').pop() ?? { traced: 0, requests: 0 }
 }
 
-/** @param {string} file */
-const requestsPerSecond = (file) => JSON.parse(readFileSync(file, 'utf8')).requests.average
+// This script and the load it runs stay off the servers' CPU.
+execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' })
 
-console.log(`apps on CPU 0, load (dyno load -c 50) on CPU 1; ${duration} s runs, ${rounds} paired rounds; dyno async at one request in ${values.sample}`)
-const hookOnce = { ...process.env, NODE_OPTIONS: `--require ${join(root, 'bench/lib/promise-hook-once.cjs')}` }
+console.log(`each run: ${PAIR_SHAPE};`)
+console.log(`${rounds} rounds of ${burst} s; ${runs} runs a mode and app, interleaved; dyno async at one request in ${values.sample}`)
 for (const [name, app] of Object.entries(apps)) {
-  /** @type {number[]} */
-  const alone = []
-  /** @type {number[]} */
-  const hooked = []
-  /** @type {number[]} */
-  const traced = []
-  let tracedRequests = 0
+  const modes = modesOf(app)
+  /** @type {Record<string, Awaited<ReturnType<typeof pairRun>>[]>} */
+  const results = Object.fromEntries(Object.keys(modes).map((m) => [m, []]))
+  let traced = 0
   let requests = 0
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? ['alone', 'hook', 'dyno'] : ['dyno', 'hook', 'alone']
-    for (const mode of order) {
-      const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-async-'))
-      const out = join(dir, 'load.json')
-      if (mode === 'alone') {
-        await runPlain(app, loadCommand(out))
-        alone[round] = requestsPerSecond(out)
-      } else if (mode === 'hook') {
-        await runPlain(app, loadCommand(out), hookOnce)
-        hooked[round] = requestsPerSecond(out)
-      } else {
-        const counts = await underDyno(app, dir, out)
-        traced[round] = requestsPerSecond(out)
-        tracedRequests += counts.traced
-        requests += counts.requests
-      }
-      rmSync(dir, { recursive: true, force: true })
+  for (let run = 0; run < runs; run++) {
+    const order = run % 2 ? Object.entries(modes).reverse() : Object.entries(modes)
+    for (const [mode, tool] of order) {
+      const dyno = mode === 'dyno async'
+      results[mode].push(await pairRun({
+        plain: () => ({ command: [process.execPath, app] }),
+        tool,
+        rounds,
+        burst,
+        // dyno async ends as on Ctrl-C and writes its run folder, whose counts are kept.
+        end: dyno ? 'SIGINT' : 'SIGKILL',
+        afterEnd: dyno ? (dir) => { const counts = tracedCounts(dir); traced += counts.traced; requests += counts.requests } : undefined
+      }))
     }
   }
-  const kept = compareRounds(alone, traced)
-  const floor = compareRounds(alone, hooked)
-  const rps = (/** @type {number[]} */ list) => Math.round(list.reduce((a, b) => a + b, 0) / list.length).toLocaleString('en-US')
-  const interval = (/** @type {{ ratio: number, low: number, high: number }} */ k) => `${(k.ratio * 100).toFixed(1)}% (95% interval ${(k.low * 100).toFixed(1)}% to ${(k.high * 100).toFixed(1)}%)`
-  console.log(`\n${name}: no tool ${rps(alone)} req/s, a promise hook set once ${rps(hooked)} req/s, dyno async ${rps(traced)} req/s`)
-  console.log(`  dyno async kept ${interval(kept)}, ${tracedRequests.toLocaleString('en-US')} of ${requests.toLocaleString('en-US')} requests traced`)
-  console.log(`  a promise hook set once kept ${interval(floor)}`)
+  const plain = median(Object.values(results).flat().map((r) => r.plainPerCpuSecond))
+  console.log(`\n${name}: with no tool a median ${Math.round(plain).toLocaleString('en-US')} requests per CPU-second`)
+  for (const [mode, list] of Object.entries(results)) {
+    console.log(`  ${mode.padEnd(18)} kept ${keptOverRuns(list.map((r) => r.ratio))} (95% interval over runs); runs ${list.map((r) => (r.ratio * 100).toFixed(1)).join(' ')}`)
+  }
+  console.log(`  dyno async traced ${traced.toLocaleString('en-US')} of ${requests.toLocaleString('en-US')} requests`)
 }
 
 if (!existsSync(bubbleprof)) {
@@ -117,7 +113,7 @@ if (!existsSync(bubbleprof)) {
 } else {
   for (const [name, app] of Object.entries(apps)) {
     const dir = mkdtempSync(join(tmpdir(), 'dyno-bench-bubbleprof-'))
-    const { line, timedOut } = await runFor(['node', join(root, 'bench/lib/bubbleprof.cjs'), app, dir, String(duration)], dir, BUBBLEPROF_LIMIT_MS)
+    const { line, timedOut } = await runFor(['node', join(root, 'bench/lib/bubbleprof.cjs'), app, dir, String(BUBBLEPROF_LOAD_S)], dir, BUBBLEPROF_LIMIT_MS)
     const r = line ? JSON.parse(line) : null
     const load = r && r.rps ? `${Math.round(r.rps).toLocaleString('en-US')} req/s under load` : 'no load result'
     const trace = r && r.collectedS ? `, ${(r.traceBytes / 1e6).toFixed(0)} MB of trace events collected in ${r.collectedS.toFixed(0)} s` : ''
