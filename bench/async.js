@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DEFAULT_SAMPLE } from '../lib/commands/async.js'
 import { median } from './lib/measure.js'
-import { PAIR_SHAPE, keptOverRuns, pairRun } from './lib/pair-runs.js'
+import { PAIR_SHAPE, keptOverRuns, pairOptions, pairRun } from './lib/pair-runs.js'
 
 const { values } = parseArgs({
   options: {
@@ -32,9 +32,7 @@ const { values } = parseArgs({
     sample: { type: 'string', default: String(DEFAULT_SAMPLE) }
   }
 })
-const runs = Number(values.runs)
-const rounds = Number(values.rounds)
-const burst = Number(values.burst)
+const { runs, rounds, burst } = pairOptions(values)
 /** clinic bubbleprof's load, in seconds. */
 const BUBBLEPROF_LOAD_S = 5
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -44,8 +42,6 @@ const bubbleprof = join(root, 'tools/bench-peers/node_modules/@clinic/bubbleprof
 const BUBBLEPROF_LIMIT_MS = 180_000
 const apps = { 'hello world': join(root, 'bench/apps/hello.js'), 'await in a loop': join(root, 'bench/apps/await-loop.js') }
 
-/** dyno async's --on-port command sleeps this long at most: no server outlives a run by much. */
-const lifetime = Math.ceil((rounds + 2) * (burst + 1) + 60)
 const promiseHookOnce = join(root, 'bench/lib/promise-hook-once.cjs')
 
 /** @typedef {import('./lib/pair-runs.js').HowToStart} HowToStart */
@@ -56,8 +52,8 @@ const promiseHookOnce = join(root, 'bench/lib/promise-hook-once.cjs')
  * @returns {Record<string, HowToStart>}
  */
 const modesOf = (app) => ({
-  'dyno async': (dir, portFile) => ({
-    command: [process.execPath, dyno, 'async', '--sample', String(values.sample), '--out', dir, '--on-port', `echo $PORT > ${portFile}; sleep ${lifetime}`, '--', process.execPath, app],
+  'dyno async': (dir, onPort) => ({
+    command: [process.execPath, dyno, 'async', '--sample', String(values.sample), '--out', dir, '--on-port', onPort, '--', process.execPath, app],
     env: { NO_COLOR: '1' }
   }),
   'promise hook once': () => ({ command: [process.execPath, '-r', promiseHookOnce, app] })

@@ -23,7 +23,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { median } from './lib/measure.js'
-import { PAIR_SHAPE, keptOverRuns, pairRun } from './lib/pair-runs.js'
+import { PAIR_SHAPE, keptOverRuns, pairOptions, pairRun } from './lib/pair-runs.js'
 import { runCommand } from './lib/tool-runs.js'
 
 const { values } = parseArgs({
@@ -34,16 +34,12 @@ const { values } = parseArgs({
     clinic: { type: 'string' }
   }
 })
-const runs = Number(values.runs)
-const rounds = Number(values.rounds)
-const burst = Number(values.burst)
+const { runs, rounds, burst } = pairOptions(values)
 const root = fileURLToPath(new URL('..', import.meta.url))
 const app = join(root, 'bench/apps/hello.js')
 const dyno = join(root, 'bin/dyno.js')
 const floor = join(root, 'bench/lib/doctor-floor.cjs')
 const clinic = values.clinic && existsSync(values.clinic) ? values.clinic : null
-/** The tools' --on-port command sleeps this long at most: no server outlives a run by much. */
-const lifetime = Math.ceil((rounds + 2) * (burst + 1) + 60)
 
 /** @typedef {import('./lib/pair-runs.js').HowToStart} HowToStart */
 
@@ -51,14 +47,14 @@ const lifetime = Math.ceil((rounds + 2) * (burst + 1) + 60)
 const noTool = () => ({ command: [process.execPath, app] })
 /** @type {Record<string, HowToStart>} */
 const modes = {
-  'dyno doctor': (dir, portFile) => ({
-    command: [process.execPath, dyno, 'doctor', '--out', dir, '--on-port', `echo $PORT > ${portFile}; sleep ${lifetime}`, '--', process.execPath, app]
+  'dyno doctor': (dir, onPort) => ({
+    command: [process.execPath, dyno, 'doctor', '--out', dir, '--on-port', onPort, '--', process.execPath, app]
   }),
   floor: () => ({ command: [process.execPath, '-r', floor, app] })
 }
 if (clinic) {
-  modes['clinic doctor'] = (dir, portFile) => ({
-    command: [clinic, 'doctor', '--no-open', '--on-port', `echo $PORT > ${portFile}; sleep ${lifetime}`, '--', process.execPath, app],
+  modes['clinic doctor'] = (dir, onPort) => ({
+    command: [clinic, 'doctor', '--no-open', '--on-port', onPort, '--', process.execPath, app],
     env: { NO_INSIGHT: '1' }
   })
 }

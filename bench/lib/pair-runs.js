@@ -23,10 +23,10 @@ import { treeCpuMs } from './process-cpu.js'
  */
 
 /**
- * How to start a server: the command and any environment it adds. A tool's
- * `--on-port` command can write the port to `portFile`; an app prints
- * "listening on <port>".
- * @typedef {(dir: string, portFile: string) => { command: string[], env?: NodeJS.ProcessEnv }} HowToStart
+ * How to start a server, in `dir`: the command and any environment it adds.
+ * An app prints "listening on <port>"; a tool is given `onPort`, the command
+ * for its --on-port, which tells the bench the port and waits out the run.
+ * @typedef {(dir: string, onPort: string) => { command: string[], env?: NodeJS.ProcessEnv }} HowToStart
  */
 
 /** Rounds that warm the servers up, not counted. */
@@ -35,12 +35,12 @@ const CONNECTIONS = 25
 
 /** A server in its own process group (the tool, the app, whatever they start), on CPU 0. */
 class Server {
-  /** @param {string} name @param {HowToStart} how */
-  constructor (name, how) {
+  /** @param {string} name @param {HowToStart} how @param {number} seconds how long the run may take */
+  constructor (name, how, seconds) {
     this.name = name
     this.dir = mkdtempSync(join(tmpdir(), 'dyno-bench-pair-'))
     this.portFile = join(this.dir, 'port')
-    const { command, env } = how(this.dir, this.portFile)
+    const { command, env } = how(this.dir, `echo $PORT > ${this.portFile}; sleep ${Math.ceil(seconds)}`)
     this.child = spawn('taskset', ['-c', '0', ...command], { cwd: this.dir, env: { ...process.env, PORT: '0', ...env }, detached: true, stdio: ['ignore', 'pipe', 'inherit'] })
     this.pid = /** @type {number} */ (this.child.pid)
     this.exited = new Promise((resolve) => this.child.once('exit', resolve))
@@ -82,7 +82,9 @@ class Server {
  *   busy: the share of the time CPU 0 was busy, the servers being saturated
  */
 export async function pairRun ({ plain, tool, rounds, burst, end = 'SIGKILL', afterEnd }) {
-  const pair = [new Server('no tool', plain), new Server('tool', tool)]
+  // Room for start-up and the tool's last writes besides the rounds: no server outlives a run by much.
+  const seconds = (WARM_UP_ROUNDS + rounds) * (burst + 1) + 60
+  const pair = [new Server('no tool', plain, seconds), new Server('tool', tool, seconds)]
   try {
     const ports = await Promise.all(pair.map((s) => s.port()))
     const logRatios = []
@@ -109,6 +111,22 @@ export async function pairRun ({ plain, tool, rounds, burst, end = 'SIGKILL', af
       for (const s of pair) rmSync(s.dir, { recursive: true, force: true })
     }
   }
+}
+
+/**
+ * --runs, --rounds and --burst, as numbers; exits with one line when one is not a positive number.
+ * @param {{ runs?: string, rounds?: string, burst?: string }} values
+ */
+export function pairOptions (values) {
+  const options = { runs: Number(values.runs), rounds: Number(values.rounds), burst: Number(values.burst) }
+  for (const [name, value] of Object.entries(options)) {
+    const whole = name !== 'burst'
+    if (!(value > 0) || (whole && !Number.isInteger(value))) {
+      console.error(`--${name} must be a ${whole ? 'whole number' : 'number of seconds'} above 0, not ${JSON.stringify(values[/** @type {keyof typeof values} */ (name)])}`)
+      process.exit(2)
+    }
+  }
+  return options
 }
 
 /**

@@ -37,10 +37,9 @@ export function runCommand (command, cwd, env = process.env) {
  * run the load at it, stop it.
  * @param {string} app a server that prints "listening on <port>"
  * @param {string} load the load command, with `$PORT`
- * @param {NodeJS.ProcessEnv} [env]
  */
-export async function runPlain (app, load, env = process.env) {
-  const child = spawn('taskset', ['-c', '0', process.execPath, app], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+export async function runPlain (app, load) {
+  const child = spawn('taskset', ['-c', '0', process.execPath, app], { stdio: ['ignore', 'pipe', 'inherit'] })
   const port = await new Promise((resolve) => child.stdout.on('data', (d) => {
     const m = /listening on (\d+)/.exec(String(d))
     if (m) resolve(m[1])
