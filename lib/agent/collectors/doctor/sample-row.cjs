@@ -77,4 +77,4 @@ function rowToSample (row, before) {
   }
 }
 
-module.exports = { COUNTER, COUNTER_LENGTH, ROW, ROW_LENGTH, GC_KINDS, countGc, rowToSample }
+module.exports = { COUNTER, COUNTER_LENGTH, ROW, ROW_LENGTH, countGc, rowToSample }
