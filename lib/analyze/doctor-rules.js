@@ -21,11 +21,21 @@ export const THRESHOLDS = {
   /** memory-growth: rise of the heap used after GC, in bytes and as a share of where it started. */
   heapGrowthBytes: 3 * 1024 * 1024,
   heapGrowthShare: 0.1,
-  /** memory-growth: and by this share of how much the heap swings within a second (the median second). */
-  heapGrowthSwing: 0.5,
-  /** memory-growth: the same for external and array buffer memory. */
+  /** memory-growth: the same for external memory (array buffers included). */
   externalGrowthBytes: 3 * 1024 * 1024,
   externalGrowthShare: 0.1,
+  /**
+   * memory-growth, heap and external: the rise must also pass this share of how much the signal swings
+   * within a second (the median second): an app whose requests each hold tens of MB for a while swings
+   * that much without growing.
+   */
+  growthSwing: 0.5,
+  /**
+   * memory-growth, heap and external: the highs must rise as far as the lows must, and by this share of
+   * how far the lows rose. Garbage that no full GC has reclaimed yet lifts the lows towards highs that
+   * stay put; what the app keeps lifts both.
+   */
+  growthHighs: 0.5,
   /**
    * memory-growth: the same for rss outside the V8 heap (native memory, code). Far higher: under GC
    * pressure the pages V8 freed stay resident for a while: rss outside the heap doubled on its own in a 5 s run.
@@ -101,49 +111,73 @@ export function gcPressure ({ full, summary, under }) {
   }
 }
 
+/**
+ * A memory signal, read per second.
+ * @typedef {object} MemorySignal
+ * @property {string} what
+ * @property {(s: import('./doctor-series.js').Second) => number | null} low
+ * @property {((s: import('./doctor-series.js').Second) => number | null) | null} high null: no swing nor highs to weigh
+ * @property {number} minBytes
+ * @property {number} minShare
+ * @property {boolean} collected freed only by the GC: a rise counts once a full GC has left it standing
+ */
+
+/** @type {MemorySignal[]} */
+const MEMORY_SIGNALS = [
+  { what: 'heap used after GC', low: (s) => s.heapUsedMin, high: (s) => s.heapUsedMax, minBytes: THRESHOLDS.heapGrowthBytes, minShare: THRESHOLDS.heapGrowthShare, collected: true },
+  { what: 'external memory', low: (s) => s.external, high: (s) => s.externalMax, minBytes: THRESHOLDS.externalGrowthBytes, minShare: THRESHOLDS.externalGrowthShare, collected: true },
+  // rss follows the heap as V8 grows it under pressure; what rss holds besides the heap is what may leak.
+  { what: 'rss outside the V8 heap', low: (s) => s.rssOutsideHeap, high: null, minBytes: THRESHOLDS.rssGrowthBytes, minShare: THRESHOLDS.rssGrowthShare, collected: false }
+]
+
 /** @param {RuleInput} input @returns {Finding | null} */
 export function memoryGrowth ({ full, under }) {
   const T = THRESHOLDS
   if (full.length < T.growthMinSeconds) return null
   const kept = full.slice(Math.max(1, Math.round(full.length * T.growthWarmUp)))
-  // An app whose requests each hold much memory for a while swings by tens of MB within a second:
-  // growth has to stand out of that swing as well.
-  const swing = median(kept.map((s) => s.heapUsedMax !== null && s.heapUsedMin !== null ? s.heapUsedMax - s.heapUsedMin : 0))
-  const grew = [
-    growth(kept, (s) => s.heapUsedMin, Math.max(T.heapGrowthBytes, T.heapGrowthSwing * swing), T.heapGrowthShare, 'heap used after GC'),
-    growth(kept, (s) => s.external, T.externalGrowthBytes, T.externalGrowthShare, 'external and array buffer memory'),
-    // rss follows the heap as V8 grows it under pressure; what rss holds besides the heap is what may leak.
-    growth(kept, (s) => s.rssOutsideHeap, T.rssGrowthBytes, T.rssGrowthShare, 'rss outside the V8 heap')
-  ].filter((g) => g !== null)
+  const grew = MEMORY_SIGNALS.map((signal) => growth(kept, signal)).filter((g) => g !== null)
   if (grew.length === 0) return null
   const first = /** @type {NonNullable<ReturnType<typeof growth>>} */ (grew[0])
   return {
     kind: 'memory-growth',
     title: 'Memory keeps growing',
-    evidence: grew.map((g) => `${g.what} rose from ${mb(g.from)} to ${mb(g.to)} over ${g.seconds} s ${under} (${mb(g.perMinute)} a minute), and was still rising at the end`).join('; '),
-    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third (heap after GC, also by ${pct(T.heapGrowthSwing)} of its swing within a second, here ${mb(swing)}; external memory; rss outside the V8 heap: ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}), or the app had been loaded for less than ${T.growthMinSeconds} s`,
-    figures: { signal: first.what, fromBytes: first.from, toBytes: first.to, bytesPerMinute: first.perMinute, seconds: first.seconds }
+    evidence: grew.map((g) => {
+      const kept = g.afterFullGc !== null ? `, and it stayed at ${mb(g.afterFullGc)} or more through the last full GC` : ''
+      return `${g.what} rose from ${mb(g.from)} to ${mb(g.to)} over ${g.seconds} s ${under} (${mb(g.perMinute)} a minute), was still rising at the end${kept}`
+    }).join('; '),
+    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third; for the heap and external memory, also less than ${pct(T.growthSwing)} of their swing within a second, or their highs had risen by less than that or than ${pct(T.growthHighs)} of their lows' rise, or no full GC after the first third had left them ${mb(T.heapGrowthBytes)} and ${pct(T.heapGrowthShare)} above where they started; for rss outside the V8 heap, ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}; or the app had been loaded for less than ${T.growthMinSeconds} s`,
+    figures: { signal: first.what, fromBytes: first.from, toBytes: first.to, bytesPerMinute: first.perMinute, seconds: first.seconds, afterFullGcBytes: first.afterFullGc }
   }
 }
 
 /**
  * A signal that keeps rising: the lowest of its last third of seconds is
- * above every low of its first third, by enough.
+ * above every low of its first third, by enough, and so are its highs.
+ * Between full GCs the lows climb on garbage alone, towards highs that stay
+ * put; what the app keeps lifts both. For memory only the GC frees, the last
+ * full GC after the first third must also have left the signal above where
+ * it started.
  * @param {import('./doctor-series.js').Second[]} seconds after the warm-up
- * @param {(s: import('./doctor-series.js').Second) => number | null} pick the second's low
- * @param {number} minBytes @param {number} minShare @param {string} what
+ * @param {MemorySignal} signal
  */
-function growth (seconds, pick, minBytes, minShare, what) {
-  const points = seconds.map((s) => ({ t: s.t, v: pick(s) })).filter((p) => p.v !== null)
+function growth (seconds, { what, low, high, minBytes, minShare, collected }) {
+  const points = seconds.filter((s) => low(s) !== null)
   if (points.length < 3) return null
+  const lowOf = (/** @type {import('./doctor-series.js').Second} */ s) => /** @type {number} */ (low(s))
   const third = Math.max(1, Math.floor(points.length / 3))
   const head = points.slice(0, third)
   const tail = points.slice(-third)
-  const from = Math.max(...head.map((p) => /** @type {number} */ (p.v)))
-  const to = Math.min(...tail.map((p) => /** @type {number} */ (p.v)))
-  if (to - from < minBytes || to - from < minShare * from) return null
+  const from = Math.max(...head.map(lowOf))
+  const to = Math.min(...tail.map(lowOf))
+  const need = Math.max(minBytes, minShare * from)
+  const highOf = (/** @type {import('./doctor-series.js').Second} */ s) => high?.(s) ?? lowOf(s)
+  const rise = Math.max(need, THRESHOLDS.growthSwing * median(points.map((s) => highOf(s) - lowOf(s))))
+  if (to - from < rise) return null
+  if (high && Math.max(...tail.map(highOf)) - Math.max(...head.map(highOf)) < Math.max(rise, THRESHOLDS.growthHighs * (to - from))) return null
+  const lastFullGc = collected ? points.slice(third).filter((s) => (s.gcPauses.markCompact ?? 0) > 0).at(-1) : undefined
+  if (collected && (!lastFullGc || lowOf(lastFullGc) - from < need)) return null
   const minutes = (/** @type {{ t: number }} */ (tail.at(-1)).t - head[0].t) / 60_000
-  return { what, from, to, seconds: points.length, perMinute: minutes > 0 ? (to - from) / minutes : 0 }
+  return { what, from, to, afterFullGc: lastFullGc ? lowOf(lastFullGc) : null, seconds: points.length, perMinute: minutes > 0 ? (to - from) / minutes : 0 }
 }
 
 /** @param {RuleInput} input @returns {Finding | null} */

@@ -46,7 +46,8 @@
  * @property {number | null} heapTotal
  * @property {number | null} rss the lowest read in the second
  * @property {number | null} rssOutsideHeap the lowest of rss less the V8 heap's size: native memory, code, buffers
- * @property {number | null} external external and array buffer memory, lowest read
+ * @property {number | null} external external memory (array buffers included), lowest read
+ * @property {number | null} externalMax the highest read
  * @property {number} started requests
  * @property {number} finished
  * @property {number} inFlight time-weighted mean of the requests in flight
@@ -154,7 +155,7 @@ function secondOf (t, samples, heldTurnMs) {
   const gcPauses = {}
   /** @type {number[]} */
   const delays = []
-  const mem = { heapUsedMin: Infinity, heapUsedMax: -Infinity, heapTotal: -Infinity, rss: Infinity, rssOutsideHeap: Infinity, external: Infinity }
+  const mem = { heapUsedMin: Infinity, heapUsedMax: -Infinity, heapTotal: -Infinity, rss: Infinity, rssOutsideHeap: Infinity, external: Infinity, externalMax: -Infinity }
   for (const s of samples) {
     span += s.dt
     busy += s.elu * s.dt
@@ -184,7 +185,11 @@ function secondOf (t, samples, heldTurnMs) {
     if (m.heapTotal !== undefined) mem.heapTotal = Math.max(mem.heapTotal, m.heapTotal)
     if (m.rss !== undefined) mem.rss = Math.min(mem.rss, m.rss)
     if (m.rss !== undefined && m.heapTotal !== undefined) mem.rssOutsideHeap = Math.min(mem.rssOutsideHeap, m.rss - m.heapTotal)
-    if (m.external !== undefined) mem.external = Math.min(mem.external, m.external + (m.arrayBuffers ?? 0))
+    // process.memoryUsage() counts array buffers within external already.
+    if (m.external !== undefined) {
+      mem.external = Math.min(mem.external, m.external)
+      mem.externalMax = Math.max(mem.externalMax, m.external)
+    }
   }
   const finite = (/** @type {number} */ n) => Number.isFinite(n) ? n : null
   return {
@@ -205,6 +210,7 @@ function secondOf (t, samples, heldTurnMs) {
     rss: finite(mem.rss),
     rssOutsideHeap: finite(mem.rssOutsideHeap),
     external: finite(mem.external),
+    externalMax: finite(mem.externalMax),
     started,
     finished,
     inFlight: httpSpan > 0 ? inFlight / httpSpan : 0

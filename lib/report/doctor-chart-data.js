@@ -49,7 +49,7 @@ export function chartData (samples, timeline) {
     if (m.heapUsed !== undefined) b.heapUsed = Math.min(b.heapUsed ?? Infinity, m.heapUsed)
     if (m.heapTotal !== undefined) b.heapTotal = Math.max(b.heapTotal ?? 0, m.heapTotal)
     if (m.rss !== undefined) b.rss = m.rss
-    if (m.external !== undefined) b.external = m.external + (m.arrayBuffers ?? 0)
+    if (m.external !== undefined) b.external = m.external
     if (s.http) {
       b.started += s.http.started
       b.finished += s.http.finished

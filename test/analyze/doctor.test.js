@@ -24,6 +24,9 @@ function analyzeMade (samples, { loadWindow = null } = {}) {
 
 const kinds = (/** @type {ReturnType<typeof analyzeDoctor>} */ analysis) => analysis.diagnoses.map((d) => d.kind)
 
+/** A made-up sample's GC: one full GC (mark-compact) every 100th sample, a second at 10 ms a sample. */
+const fullGcEverySecond = (/** @type {number} */ i) => i % 100 === 50 ? { gc: { markCompact: [1, 4], max: 4 } } : {}
+
 test('each recorded example gets its own kind, and the plain hello server is healthy and nothing else', () => {
   assert.deepEqual(kinds(analyzeRecorded('hello')), ['healthy'])
   assert.deepEqual(kinds(analyzeRecorded('blocking')), ['event-loop-blocked'])
@@ -39,6 +42,24 @@ test('requests that each hold tens of MB for a while swing the heap: no growth t
   assert.deepEqual(kinds(analyzeRecorded('allocating-node22')), ['gc-pressure'])
 })
 
+test('heap lows that climb on garbage no full GC has reclaimed yet are not growth', () => {
+  // Two runs of allocating.js on Node 24 beside another busy process. In the first, no full GC ran for
+  // the 4 s after warm-up and the lows climbed from 46 MB to 104 MB; in the second, the last full GC left
+  // 57 MB or more and the lows rose by 46 MB, but the highs stayed put (122 MB to 131 MB).
+  assert.deepEqual(kinds(analyzeRecorded('allocating-no-full-gc')), ['gc-pressure'])
+  assert.deepEqual(kinds(analyzeRecorded('allocating-highs-flat')), ['gc-pressure'])
+})
+
+test('buffers that each request holds for a few turns swing external memory: no growth; buffers kept for good are', () => {
+  // test/fixtures/apps/buffer-churn.cjs: external memory swings by 30 MB within a second, and its lows
+  // moved by 6.5 MB from the first third to the last, which was growth before external memory had a swing.
+  assert.deepEqual(kinds(analyzeRecorded('buffer-churn')), ['healthy'])
+  const [leak] = analyzeRecorded('buffer-leak').diagnoses
+  assert.equal(leak.kind, 'memory-growth')
+  // Each kept buffer's object stays on the heap too.
+  assert.match(leak.evidence, /; external memory rose from [\d.]+ MB to [\d.]+ MB over \d s under load \([\d.]+ MB a minute\), was still rising at the end, and it stayed at [\d.]+ MB or more through the last full GC$/)
+})
+
 test('each diagnosis says the figures behind it, what would have made it not hold, and the next command ready to paste', () => {
   const [blocked] = analyzeRecorded('blocking').diagnoses
   assert.match(blocked.evidence, /^event-loop delay p99 \d+ ms \(longest \d+ ms\) in 5 of 5 seconds under load; turns of 20 ms or longer held the loop \d+% of the time, GC aside; loop busy 100%, CPU \d+%; each request held the loop [\d.]+ ms; the load waited \d+ ms at p99$/)
@@ -51,7 +72,7 @@ test('each diagnosis says the figures behind it, what would have made it not hol
   assert.equal(gc.next, `dyno heap --sampling --load '${LOAD}' -- node examples/doctor/allocating.js`)
 
   const [growth] = analyzeRecorded('leaking').diagnoses
-  assert.match(growth.evidence, /^heap used after GC rose from [\d.]+ MB to [\d.]+ MB over \d s under load \([\d.]+ MB a minute\), and was still rising at the end$/)
+  assert.match(growth.evidence, /^heap used after GC rose from [\d.]+ MB to [\d.]+ MB over \d s under load \([\d.]+ MB a minute\), was still rising at the end, and it stayed at [\d.]+ MB or more through the last full GC$/)
   assert.equal(growth.next, `dyno heap --load '${LOAD}' -- node examples/doctor/leaking.js`)
 
   const [io] = analyzeRecorded('waiting').diagnoses
@@ -103,16 +124,20 @@ test('without a load, the window is where the app served requests; with --on-por
 test('memory that rises while the app warms up, then holds, is not growth; memory that keeps rising is', () => {
   const warmUp = makeSeries({ seconds: 10, shape: (ms, i) => ({ mem: { heapTotal: 40e6, heapUsed: 8e6 + Math.min(ms, 1500) * 4000 + (i % 50) * 2e5 } }) })
   assert.deepEqual(kinds(analyzeMade(warmUp)), ['healthy'])
-  const leak = makeSeries({ seconds: 10, shape: (ms, i) => ({ mem: { heapTotal: 60e6, heapUsed: 8e6 + ms * 2000 + (i % 50) * 2e5 } }) })
+  const leak = makeSeries({ seconds: 10, shape: (ms, i) => ({ mem: { heapTotal: 60e6, heapUsed: 8e6 + ms * 2000 + (i % 50) * 2e5 }, ...fullGcEverySecond(i) }) })
   const analysis = analyzeMade(leak)
   assert.deepEqual(kinds(analysis), ['memory-growth'])
   assert.equal(analysis.diagnoses[0].next, 'dyno heap -- node app.js')
+  assert.match(analysis.diagnoses[0].evidence, /stayed at [\d.]+ MB or more through the last full GC$/)
+  // The same rise with no full GC at all: garbage may be all of it.
+  const noFullGc = makeSeries({ seconds: 10, shape: (ms, i) => ({ mem: { heapTotal: 60e6, heapUsed: 8e6 + ms * 2000 + (i % 50) * 2e5 } }) })
+  assert.deepEqual(kinds(analyzeMade(noFullGc)), ['healthy'])
   // Too short to judge growth at all.
   const short = makeSeries({ seconds: THRESHOLDS.growthMinSeconds - 1, shape: (ms) => ({ mem: { heapUsed: 8e6 + ms * 10_000 } }) })
   assert.deepEqual(kinds(analyzeMade(short)), ['healthy'])
   // External memory (Buffers) that keeps rising counts too.
-  const buffers = makeSeries({ seconds: 10, shape: (ms, i) => ({ mem: { heapUsed: 8e6, ...(i % 10 === 0 ? { rss: 90e6, external: 2e6 + ms * 1000, arrayBuffers: 0 } : {}) } }) })
-  assert.match(analyzeMade(buffers).diagnoses[0].evidence, /^external and array buffer memory rose/)
+  const buffers = makeSeries({ seconds: 10, shape: (ms, i) => ({ mem: { heapUsed: 8e6, ...(i % 10 === 0 ? { rss: 90e6, external: 2e6 + ms * 1000, arrayBuffers: 0 } : {}) }, ...fullGcEverySecond(i) }) })
+  assert.match(analyzeMade(buffers).diagnoses[0].evidence, /^external memory rose/)
 })
 
 test('rss that rises with the heap V8 grows under pressure is not growth; rss that rises outside the heap is', () => {

@@ -21,7 +21,7 @@ function createCharts (container, data, window, onRange) {
   const specs = [
     { title: 'Event-loop delay', unit: 'ms', lines: [{ key: 'delayMax', label: 'max', color: '#ff6b6b' }, { key: 'delayP99', label: 'p99', color: '#ffa94d' }, { key: 'delayP50', label: 'p50', color: '#ffd43b' }] },
     { title: 'Loop utilization and CPU', unit: '%', lines: [{ key: 'elu', label: 'loop busy', color: '#5cb8ff' }, { key: 'cpu', label: 'CPU (100% = one core)', color: '#b197fc' }] },
-    { title: 'Memory', unit: 'MB', lines: [{ key: 'heapUsed', label: 'heap used', color: '#69db7c' }, { key: 'heapTotal', label: 'heap total', color: '#38d9a9', dash: [4, 3] }, { key: 'rss', label: 'rss', color: '#ffa94d' }, { key: 'external', label: 'external + array buffers', color: '#e599f7' }] },
+    { title: 'Memory', unit: 'MB', lines: [{ key: 'heapUsed', label: 'heap used', color: '#69db7c' }, { key: 'heapTotal', label: 'heap total', color: '#38d9a9', dash: [4, 3] }, { key: 'rss', label: 'rss', color: '#ffa94d' }, { key: 'external', label: 'external (array buffers included)', color: '#e599f7' }] },
     { title: 'Garbage collection', unit: '% of time', lines: [{ key: 'gcShare', label: 'GC pauses', color: '#ff8787' }] },
     { title: 'Requests, as the app counts them', unit: 'per s', lines: [{ key: 'finished', label: 'finished', color: '#5cb8ff' }, { key: 'started', label: 'started', color: '#74c0fc', dash: [4, 3] }, { key: 'inFlight', label: 'in flight (count)', color: '#ffd43b' }] },
     { title: 'Active handles and requests', unit: 'count', lines: data.active.map((type, i) => ({ key: 'active:' + type, label: type, color: PALETTE[i % PALETTE.length] })) }
