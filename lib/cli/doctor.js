@@ -20,7 +20,7 @@ export const command = /** @type {const} */ ({
   ].join('\n'),
   flags: [
     ...OBSERVING_FLAGS,
-    { name: 'sample-interval', type: 'integer', min: 1, default: 10, placeholder: 'ms', description: 'milliseconds between samples' },
+    { name: 'sample-interval', type: 'integer', min: 1, max: 500, maxReason: 'doctor judges each second by the samples that cover it', default: 10, placeholder: 'ms', description: 'milliseconds between samples (1 to 500)' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document (diagnoses, load window, figures per signal) instead of the report' }
   ],
   examples: [

@@ -16,6 +16,8 @@ import { usageError } from '../errors.js'
  * @property {string} [placeholder] shown in help: `-c, --connections <n>`
  * @property {boolean} [multiple] may be repeated; the value is an array
  * @property {number} [min] smallest accepted number
+ * @property {number} [max] largest accepted number
+ * @property {string} [maxReason] why, said after the limit
  */
 
 /**
@@ -174,6 +176,9 @@ function convert (flag, raw) {
   const min = flag.min ?? (flag.type === 'integer' ? 0 : Number.MIN_VALUE)
   if (value < min) {
     throw usageError('DYNO_BAD_FLAG', `${label} must be ${min === Number.MIN_VALUE ? 'above 0' : `at least ${min}`}, not ${text}`)
+  }
+  if (flag.max !== undefined && value > flag.max) {
+    throw usageError('DYNO_BAD_FLAG', `${label} must be at most ${flag.max}${flag.maxReason ? ` (${flag.maxReason})` : ''}, not ${text}`)
   }
   return value
 }

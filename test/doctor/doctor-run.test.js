@@ -138,3 +138,13 @@ test('Ctrl-C ends a run without a load: the report is written, from the requests
   assert.match(run.stdout, /^No diagnosis: |^● /m)
   assert.ok(existsSync(join(onlyRun(cwd), 'report.html')))
 })
+
+test('a sample interval of more than half a second: one line, exit code 2, and no app started', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-interval-'))
+  for (const [value, message] of [['100000', /^dyno doctor: --sample-interval must be at most 500 \(doctor judges each second by the samples that cover it\), not 100000$/], ['0', /must be at least 1, not 0/]]) {
+    const run = await runDyno(['doctor', '--sample-interval', value, '--', process.execPath, fixture('pid-server.cjs')], { cwd })
+    assert.equal(run.code, 2)
+    assert.match(run.stderr.trim(), message)
+  }
+  assert.ok(!existsSync(join(cwd, '.dyno')))
+})
