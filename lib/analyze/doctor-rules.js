@@ -65,6 +65,7 @@ export const THRESHOLDS = {
  * @property {import('./doctor-series.js').Second[]} seconds the seconds under load, all of them
  * @property {import('./doctor-series.js').Second[]} full those covered well enough to count
  * @property {import('./doctor-summary.js').DoctorSummary} summary
+ * @property {import('./doctor.js').FullGcs} fullGcs the full GCs dyno had the app run around the load
  * @property {string} under 'under load', or 'while it ran' when nothing loaded the app
  */
 
@@ -119,34 +120,35 @@ export function gcPressure ({ full, summary, under }) {
  * @property {((s: import('./doctor-series.js').Second) => number | null) | null} high null: no swing nor highs to weigh
  * @property {number} minBytes
  * @property {number} minShare
- * @property {boolean} collected freed only by the GC: a rise counts once a full GC has left it standing
+ * @property {((gc: import('./doctor.js').FullGc) => number) | null} afterFullGc its reading after a full GC dyno had
+ *   the app run; null for memory the GC does not free: a rise of the others counts once a full GC has left it standing
  */
 
 /** @type {MemorySignal[]} */
 const MEMORY_SIGNALS = [
-  { what: 'heap used after GC', low: (s) => s.heapUsedMin, high: (s) => s.heapUsedMax, minBytes: THRESHOLDS.heapGrowthBytes, minShare: THRESHOLDS.heapGrowthShare, collected: true },
-  { what: 'external memory', low: (s) => s.external, high: (s) => s.externalMax, minBytes: THRESHOLDS.externalGrowthBytes, minShare: THRESHOLDS.externalGrowthShare, collected: true },
+  { what: 'heap used after GC', low: (s) => s.heapUsedMin, high: (s) => s.heapUsedMax, minBytes: THRESHOLDS.heapGrowthBytes, minShare: THRESHOLDS.heapGrowthShare, afterFullGc: (gc) => gc.heapUsed },
+  { what: 'external memory', low: (s) => s.external, high: (s) => s.externalMax, minBytes: THRESHOLDS.externalGrowthBytes, minShare: THRESHOLDS.externalGrowthShare, afterFullGc: (gc) => gc.external },
   // rss follows the heap as V8 grows it under pressure; what rss holds besides the heap is what may leak.
-  { what: 'rss outside the V8 heap', low: (s) => s.rssOutsideHeap, high: null, minBytes: THRESHOLDS.rssGrowthBytes, minShare: THRESHOLDS.rssGrowthShare, collected: false }
+  { what: 'rss outside the V8 heap', low: (s) => s.rssOutsideHeap, high: null, minBytes: THRESHOLDS.rssGrowthBytes, minShare: THRESHOLDS.rssGrowthShare, afterFullGc: null }
 ]
 
 /** @param {RuleInput} input @returns {Finding | null} */
-export function memoryGrowth ({ full, under }) {
+export function memoryGrowth ({ full, fullGcs, under }) {
   const T = THRESHOLDS
   if (full.length < T.growthMinSeconds) return null
   const kept = full.slice(Math.max(1, Math.round(full.length * T.growthWarmUp)))
-  const grew = MEMORY_SIGNALS.map((signal) => growth(kept, signal)).filter((g) => g !== null)
+  const grew = MEMORY_SIGNALS.map((signal) => growth(kept, signal, fullGcs.after)).filter((g) => g !== null)
   if (grew.length === 0) return null
   const first = /** @type {NonNullable<ReturnType<typeof growth>>} */ (grew[0])
   return {
     kind: 'memory-growth',
     title: 'Memory keeps growing',
     evidence: grew.map((g) => {
-      const kept = g.afterFullGc !== null ? `, and it stayed at ${mb(g.afterFullGc)} or more through the last full GC` : ''
+      const kept = !g.left ? '' : g.left.afterLoad ? `, and a full GC after the load left ${mb(g.left.bytes)}` : `, and it stayed at ${mb(g.left.bytes)} or more through the last full GC`
       return `${g.what} rose from ${mb(g.from)} to ${mb(g.to)} over ${g.seconds} s ${under} (${mb(g.perMinute)} a minute), was still rising at the end${kept}`
     }).join('; '),
-    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third; for the heap and external memory, also less than ${pct(T.growthSwing)} of their swing within a second, or their highs had risen by less than that or than ${pct(T.growthHighs)} of their lows' rise, or no full GC after the first third had left them ${mb(T.heapGrowthBytes)} and ${pct(T.heapGrowthShare)} above where they started; for rss outside the V8 heap, ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}; or the app had been loaded for less than ${T.growthMinSeconds} s`,
-    figures: { signal: first.what, fromBytes: first.from, toBytes: first.to, bytesPerMinute: first.perMinute, seconds: first.seconds, afterFullGcBytes: first.afterFullGc }
+    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third; for the heap and external memory, also less than ${pct(T.growthSwing)} of their swing within a second, or their highs had risen by less than that or than ${pct(T.growthHighs)} of their lows' rise, or the full GC after the load (without one, V8's last after the first third) had left them less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above where they started; for rss outside the V8 heap, ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}; or the app had been loaded for less than ${T.growthMinSeconds} s`,
+    figures: { signal: first.what, fromBytes: first.from, toBytes: first.to, bytesPerMinute: first.perMinute, seconds: first.seconds, afterFullGcBytes: first.left?.bytes ?? null }
   }
 }
 
@@ -154,13 +156,14 @@ export function memoryGrowth ({ full, under }) {
  * A signal that keeps rising: the lowest of its last third of seconds is
  * above every low of its first third, by enough, and so are its highs.
  * Between full GCs the lows climb on garbage alone, towards highs that stay
- * put; what the app keeps lifts both. For memory only the GC frees, the last
- * full GC after the first third must also have left the signal above where
- * it started.
+ * put; what the app keeps lifts both. For memory only the GC frees, a full
+ * GC after the first third (dyno's after the load, else V8's last) must also
+ * have left the signal above where it started.
  * @param {import('./doctor-series.js').Second[]} seconds after the warm-up
  * @param {MemorySignal} signal
+ * @param {import('./doctor.js').FullGc | null} afterLoad the full GC dyno had the app run after the load
  */
-function growth (seconds, { what, low, high, minBytes, minShare, collected }) {
+function growth (seconds, { what, low, high, minBytes, minShare, afterFullGc }, afterLoad) {
   const points = seconds.filter((s) => low(s) !== null)
   if (points.length < 3) return null
   const lowOf = (/** @type {import('./doctor-series.js').Second} */ s) => /** @type {number} */ (low(s))
@@ -174,10 +177,25 @@ function growth (seconds, { what, low, high, minBytes, minShare, collected }) {
   const rise = Math.max(need, THRESHOLDS.growthSwing * median(points.map((s) => highOf(s) - lowOf(s))))
   if (to - from < rise) return null
   if (high && Math.max(...tail.map(highOf)) - Math.max(...head.map(highOf)) < Math.max(rise, THRESHOLDS.growthHighs * (to - from))) return null
-  const lastFullGc = collected ? points.slice(third).filter((s) => (s.gcPauses.markCompact ?? 0) > 0).at(-1) : undefined
-  if (collected && (!lastFullGc || lowOf(lastFullGc) - from < need)) return null
+  const left = afterFullGc ? leftByFullGc(points.slice(third), lowOf, afterFullGc, afterLoad) : null
+  if (afterFullGc && (!left || left.bytes - from < need)) return null
   const minutes = (/** @type {{ t: number }} */ (tail.at(-1)).t - head[0].t) / 60_000
-  return { what, from, to, afterFullGc: lastFullGc ? lowOf(lastFullGc) : null, seconds: points.length, perMinute: minutes > 0 ? (to - from) / minutes : 0 }
+  return { what, from, to, left, seconds: points.length, perMinute: minutes > 0 ? (to - from) / minutes : 0 }
+}
+
+/**
+ * What a full GC left of a signal: the one dyno had the app run after the
+ * load, or else the second of the last one V8 ran on its own (its lowest reading).
+ * @param {import('./doctor-series.js').Second[]} seconds after the first third
+ * @param {(s: import('./doctor-series.js').Second) => number} lowOf
+ * @param {(gc: import('./doctor.js').FullGc) => number} afterFullGc
+ * @param {import('./doctor.js').FullGc | null} afterLoad
+ * @returns {{ bytes: number, afterLoad: boolean } | null}
+ */
+function leftByFullGc (seconds, lowOf, afterFullGc, afterLoad) {
+  if (afterLoad) return { bytes: afterFullGc(afterLoad), afterLoad: true }
+  const last = seconds.filter((s) => (s.gcPauses.markCompact ?? 0) > 0).at(-1)
+  return last ? { bytes: lowOf(last), afterLoad: false } : null
 }
 
 /** @param {RuleInput} input @returns {Finding | null} */

@@ -15,7 +15,8 @@ import { gcMsOf, percentile, samplesIn } from './doctor-series.js'
  * @property {number} elu mean event-loop utilization, 0..1
  * @property {{ mean: number, max: number, user: number, system: number }} cpu CPU time over wall time (1 = one core); max of any second
  * @property {{ share: number, ms: number, maxPauseMs: number, pauses: Record<string, number> }} gc
- * @property {{ heapUsed: Span | null, heapTotal: number | null, rss: Span | null, external: Span | null }} memory bytes; start and end are the lows of the first and last second
+ * @property {{ heapUsed: Span | null, heapTotal: number | null, rss: Span | null, external: Span | null, heapAfterFullGc: { beforeLoad: number | null, afterLoad: number | null } | null }} memory
+ *   bytes; start and end are the lows of the first and last second; heapAfterFullGc, what the app held after the full GCs dyno had it run
  * @property {{ started: number, finished: number, perSecond: number, inFlight: number, serverLatencyMs: number | null, loopMsPerRequest: number | null }} http
  *   the app's own view; serverLatencyMs is the mean time a request spent in the app (requests in flight over requests a second)
  * @property {{ requestsPerSecond: number, latencyP50: number, latencyP99: number, errors: number, non2xx: number } | null} load what dyno's load measured
@@ -28,9 +29,10 @@ import { gcMsOf, percentile, samplesIn } from './doctor-series.js'
  * @param {import('./doctor-series.js').Second[]} seconds
  * @param {{ startMs: number, endMs: number }} window
  * @param {import('../load/summary.js').LoadResult | null} load
+ * @param {import('./doctor.js').FullGcs} fullGcs
  * @returns {DoctorSummary}
  */
-export function summarize (samples, seconds, window, load) {
+export function summarize (samples, seconds, window, load, fullGcs) {
   const inside = samplesIn(samples, window)
   const span = total(inside, (s) => s.dt)
   const perSpan = (/** @type {number} */ n) => span > 0 ? n / span : 0
@@ -66,7 +68,8 @@ export function summarize (samples, seconds, window, load) {
       heapUsed: spanOf(seconds, (s) => s.heapUsedMin),
       heapTotal: Math.max(0, ...seconds.map((s) => s.heapTotal ?? 0)) || null,
       rss: spanOf(seconds, (s) => s.rss),
-      external: spanOf(seconds, (s) => s.external)
+      external: spanOf(seconds, (s) => s.external),
+      heapAfterFullGc: fullGcs.before || fullGcs.after ? { beforeLoad: fullGcs.before?.heapUsed ?? null, afterLoad: fullGcs.after?.heapUsed ?? null } : null
     },
     http: {
       started: total(inside, (s) => s.http?.started ?? 0),

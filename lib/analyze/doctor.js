@@ -11,6 +11,13 @@ import { summarize } from './doctor-summary.js'
 /**
  * @typedef {import('./doctor-rules.js').Finding & { next: string }} Diagnosis
  *
+ * @typedef {object} FullGc a full GC dyno had the app run, and its memory right after
+ * @property {number} t epoch ms
+ * @property {number} heapUsed bytes
+ * @property {number} external bytes, array buffers included
+ *
+ * @typedef {{ before: FullGc | null, after: FullGc | null }} FullGcs around the load; none without one
+ *
  * @typedef {object} DoctorAnalysis
  * @property {import('./doctor-series.js').LoadWindow | null} window
  * @property {import('./doctor-series.js').Second[]} seconds
@@ -25,19 +32,20 @@ import { summarize } from './doctor-summary.js'
  * @param {{ startMs: number, endMs: number } | null} input.loadWindow when dyno drove the app
  * @param {'load' | 'on-port' | null} input.driver what drove it
  * @param {import('../load/summary.js').LoadResult | null} input.load
+ * @param {FullGcs} [input.fullGcs]
  * @param {import('./doctor-next.js').RunCommand} input.run how the run was started, for the next command
  * @returns {DoctorAnalysis}
  */
-export function analyzeDoctor ({ samples, loadWindow, driver, load, run }) {
+export function analyzeDoctor ({ samples, loadWindow, driver, load, fullGcs = { before: null, after: null }, run }) {
   const window = findWindow(samples, loadWindow, driver)
   if (!window) return { window: null, seconds: [], summary: null, diagnoses: [], note: 'the app wrote no samples: it ended before the collector could take one' }
   const seconds = secondsOf(samples, window, THRESHOLDS.heldTurnMs)
   const full = seconds.filter((s) => s.span >= THRESHOLDS.minSecondSpanMs)
-  const summary = summarize(samples, seconds, window, load)
+  const summary = summarize(samples, seconds, window, load, fullGcs)
   if (full.length === 0) {
     return { window, seconds, summary, diagnoses: [], note: `less than a second ${window.source === 'run' ? 'of samples' : 'under load'}: too little to judge; load the app for longer` }
   }
-  const input = { seconds, full, summary, under: window.source === 'run' ? 'while it ran' : 'under load' }
+  const input = { seconds, full, summary, fullGcs, under: window.source === 'run' ? 'while it ran' : 'under load' }
   const findings = RULES.map((rule) => rule(input)).filter((finding) => finding !== null)
   if (findings.length === 0) findings.push(healthy(input))
   const diagnoses = findings.map((finding) => ({ ...finding, next: nextCommand(NEXT_COMMAND[finding.kind], run) }))

@@ -13,6 +13,8 @@ export const FILES = {
   samples: 'doctor.jsonl',
   /** The load's progress, once a second, when dyno ran it. */
   timeline: 'load-timeline.json',
+  /** The full GCs dyno had the app run before and after the load, and its memory after each. */
+  fullGcs: 'full-gcs.json',
   /** The --json document. */
   json: 'doctor.json',
   html: 'report.html'
@@ -27,12 +29,14 @@ export function renderDoctorFolder (folder) {
   const meta = readMeta(folder)
   const samples = parseSamples(readText(folder, FILES.samples))
   const timeline = readTimeline(folder)
+  const fullGcs = readFullGcs(folder)
   const options = /** @type {{ loadFlags?: string | null, load?: string | null, onPort?: string | null, sampleIntervalMs?: number }} */ (meta.options)
   const analysis = analyzeDoctor({
     samples,
     loadWindow: meta.loadWindow,
     driver: options.load ? 'load' : options.onPort ? 'on-port' : null,
     load: meta.load,
+    fullGcs,
     run: { argv: meta.target?.argv ?? [], load: options.loadFlags ?? null, onPort: options.onPort ?? null }
   })
   const html = join(folder, FILES.html)
@@ -62,5 +66,21 @@ function readTimeline (folder) {
     return Array.isArray(timeline) ? timeline : []
   } catch {
     return []
+  }
+}
+
+/**
+ * Folders from before dyno ran full GCs around the load have none.
+ * @param {string} folder
+ * @returns {import('../analyze/doctor.js').FullGcs}
+ */
+function readFullGcs (folder) {
+  /** @param {any} gc */
+  const valid = (gc) => gc && typeof gc.t === 'number' && typeof gc.heapUsed === 'number' && typeof gc.external === 'number' ? gc : null
+  try {
+    const gcs = JSON.parse(readFileSync(join(folder, FILES.fullGcs), 'utf8'))
+    return { before: valid(gcs?.before), after: valid(gcs?.after) }
+  } catch {
+    return { before: null, after: null }
   }
 }

@@ -6,6 +6,9 @@ import { writeJson } from '../run-folder.js'
 import { FILES, renderDoctorFolder } from './doctor-report.js'
 import { observeRun } from './observed-run.js'
 
+/** A full GC of a heap of a few GB takes a few seconds; an app stuck in native code never answers. */
+const FULL_GC_TIMEOUT_MS = 10_000
+
 /**
  * @typedef {import('./observed-run.js').ObservingOptions & { sampleIntervalMs: number, loadFlags: string | null }} DoctorOptions
  *   loadFlags: the --load flags as given, for the next command printed
@@ -27,15 +30,22 @@ import { observeRun } from './observed-run.js'
  * @returns {Promise<{ result: DoctorResult, exitCode: number }>}
  */
 export async function runDoctor (options, io) {
+  /** @type {import('../analyze/doctor.js').FullGcs} */
+  const fullGcs = { before: null, after: null }
+  const driven = options.load !== null || options.onPort !== null
   const run = await observeRun('doctor', options, io, {
     collectors: { doctor: { sampleIntervalMs: options.sampleIntervalMs } },
     busy: cpuTime,
-    options: { sampleIntervalMs: options.sampleIntervalMs, loadFlags: options.loadFlags }
+    options: { sampleIntervalMs: options.sampleIntervalMs, loadFlags: options.loadFlags },
+    // A full GC before the load and one after it, while the app waits: what it still holds once the
+    // load is over. Outside the load's window, so no figure under load counts them.
+    onRound: driven ? async (round, agent) => { fullGcs[round === 0 ? 'before' : 'after'] = await askFullGc(agent) } : undefined
   })
   const file = collectorFile(run.chosen, 'doctor', 'jsonl')
   // Killed before its first line: the folder still renders, and says so.
   writeFileSync(join(run.folder, FILES.samples), file ? readFileSync(file) : '')
   writeJson(run.folder, FILES.timeline, run.observed.loadTimeline)
+  writeJson(run.folder, FILES.fullGcs, fullGcs)
   const rendered = renderDoctorFolder(run.folder)
   return { result: { folder: run.folder, meta: run.meta, rendered, failure: run.failure }, exitCode: run.exitCode }
 }
@@ -51,4 +61,16 @@ function cpuTime (process) {
   let ms = 0
   for (const sample of parseSamples(readFileSync(file, 'utf8'))) ms += sample.cpu.user + sample.cpu.system
   return ms
+}
+
+/**
+ * A full GC of the app and its memory right after, or null when the app did
+ * not answer: the analysis then does with the full GCs V8 ran on its own.
+ * @param {import('../observe/observe.js').AgentControl} agent
+ * @returns {Promise<import('../analyze/doctor.js').FullGc | null>}
+ */
+async function askFullGc (agent) {
+  const reply = await agent.ask('doctor', { action: 'full-gc' }, FULL_GC_TIMEOUT_MS).catch(() => null)
+  if (!reply || typeof reply.t !== 'number' || typeof reply.heapUsed !== 'number' || typeof reply.external !== 'number') return null
+  return { t: reply.t, heapUsed: reply.heapUsed, external: reply.external }
 }

@@ -40,7 +40,8 @@ import { readProcesses } from './processes.js'
  * @property {import('./app.js').AgentListening | null} listening where the app listened first
  * @property {import('../load/summary.js').LoadResult | null} load the last round's
  * @property {import('../load/summary.js').LoadResult[]} loads every round's, in order
- * @property {{ startMs: number, endMs: number } | null} loadWindow epoch ms, the agents' clock
+ * @property {{ startMs: number, endMs: number } | null} loadWindow epoch ms, the agents' clock: from the start of the first
+ *   round to the end of the last, without what hooks.onRound did before and after them
  * @property {({ atMs: number } & import('../load/options.js').LoadProgress)[]} loadTimeline the load's progress, once a second
  * @property {import('./on-port.js').OnPortEnd | null} onPort
  * @property {import('./app.js').ProcessExit} exit how the first process of the command ended
@@ -85,18 +86,20 @@ export async function observe (options, hooks = {}) {
       const driverStop = new AbortController()
       stop.signal.addEventListener('abort', () => driverStop.abort(), { once: true })
       app.disconnected(listening.pid).then(() => driverStop.abort())
-      const startMs = Date.now()
       /** @type {AgentControl} */
       const agent = { pid: listening.pid, ask: (collector, command, timeoutMs) => app.channel.ask(listening.pid, collector, command, timeoutMs) }
       const rounds = options.loadRounds ?? 1
+      // The window is the load's: what the hooks do before the first round and after the last is not in it.
+      let startMs = Date.now()
       for (let round = 1; round <= rounds && !driverStop.signal.aborted; round++) {
         if (hooks.onRound) await untilAborted(hooks.onRound(round - 1, agent, loads), stop.signal)
+        if (round === 1) startMs = Date.now()
         if (options.load) loads.push(await runLoad(options.load, listening, driverStop.signal, loadTimeline, hooks))
         else onPort = await runOnPort(/** @type {string} */ (options.onPort), listening.port, options, driverStop.signal)
+        loadWindow = { startMs, endMs: Date.now() }
         if (onPort?.failed) break
       }
       if (hooks.onRound && !driverStop.signal.aborted && !onPort?.failed) await untilAborted(hooks.onRound(rounds, agent, loads), stop.signal)
-      loadWindow = { startMs, endMs: Date.now() }
     } else {
       await untilAborted(/** @type {Promise<unknown>} */ (app.exited), stop.signal)
     }

@@ -51,10 +51,16 @@ test('large short-lived allocations: gc-pressure, and the allocation view next',
   assert.match(document.diagnoses[0].next, /^dyno heap --sampling --load /)
 })
 
-test('a store that keeps a key per request: memory-growth, and dyno heap next', async () => {
-  const { document } = await doctor('leaking', '-c 10 -d 6 http://127.0.0.1:$PORT/')
+test('a store that keeps a key per request: memory-growth, confirmed by a full GC after the load, and dyno heap next', async () => {
+  const { document, folder } = await doctor('leaking', '-c 10 -d 6 http://127.0.0.1:$PORT/')
   assert.deepEqual(document.diagnoses.map((/** @type {any} */ d) => d.kind), ['memory-growth'])
+  assert.match(document.diagnoses[0].evidence, /, and a full GC after the load left [\d.]+ MB$/)
   assert.match(document.diagnoses[0].next, /^dyno heap --load /)
+  // One full GC before the load, one after it: the whole window between them.
+  const { before, after } = JSON.parse(readFileSync(join(folder, 'full-gcs.json'), 'utf8'))
+  assert.ok(after.t - before.t >= document.window.endMs - document.window.startMs, `${after.t - before.t} ms between the full GCs`)
+  assert.ok(after.heapUsed > before.heapUsed)
+  assert.deepEqual(document.summary.memory.heapAfterFullGc, { beforeLoad: before.heapUsed, afterLoad: after.heapUsed })
 })
 
 test('sequential timer-based waits: io-wait, and dyno async next', async () => {
@@ -141,7 +147,9 @@ test('Ctrl-C ends a run without a load: the report is written, from the requests
 
 test('a sample interval of more than half a second: one line, exit code 2, and no app started', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-interval-'))
-  for (const [value, message] of [['100000', /^dyno doctor: --sample-interval must be at most 500 \(doctor judges each second by the samples that cover it\), not 100000$/], ['0', /must be at least 1, not 0/]]) {
+  /** @type {[string, RegExp][]} */
+  const cases = [['100000', /^dyno doctor: --sample-interval must be at most 500 \(doctor judges each second by the samples that cover it\), not 100000$/], ['0', /must be at least 1, not 0/]]
+  for (const [value, message] of cases) {
     const run = await runDyno(['doctor', '--sample-interval', value, '--', process.execPath, fixture('pid-server.cjs')], { cwd })
     assert.equal(run.code, 2)
     assert.match(run.stderr.trim(), message)

@@ -10,13 +10,19 @@ import { parseSamples } from '../../lib/analyze/doctor-series.js'
 const SERIES = new URL('../fixtures/doctor/series/', import.meta.url)
 
 /**
- * A recorded run: its samples, the load window and what the load measured.
+ * A recorded run: its samples, the load window, what the load measured, and
+ * the full GCs dyno had the app run around the load (none in runs recorded before it did).
  * @param {string} name
  */
 export function recordedSeries (name) {
-  const { loadWindow, load } = JSON.parse(readFileSync(new URL(`${name}.json`, SERIES), 'utf8'))
+  const { loadWindow, load, fullGcs } = JSON.parse(readFileSync(new URL(`${name}.json`, SERIES), 'utf8'))
   const samples = parseSamples(gunzipSync(readFileSync(new URL(`${name}.jsonl.gz`, SERIES))).toString('utf8'))
-  return { samples, loadWindow, load: /** @type {import('../../lib/load/summary.js').LoadResult} */ (load) }
+  return {
+    samples,
+    loadWindow,
+    load: /** @type {import('../../lib/load/summary.js').LoadResult} */ (load),
+    fullGcs: /** @type {import('../../lib/analyze/doctor.js').FullGcs} */ (fullGcs ?? { before: null, after: null })
+  }
 }
 
 /**

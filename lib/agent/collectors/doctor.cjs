@@ -17,7 +17,8 @@
  * thread is stuck no line comes, so the worker writes its own, with the delay
  * so far (growing until the loop turns again) and the process's CPU and rss,
  * which a worker can read. Four times a second it sends dyno a summary for
- * the live view.
+ * the live view. Asked by dyno, it runs a full GC and reads what the app
+ * still holds (./doctor/full-gc.cjs).
  *
  * A line of `<pid>.doctor.jsonl` (ms and bytes; every figure but `t` is for
  * the interval since the line before):
@@ -47,6 +48,7 @@ const { LineRing } = require('./doctor/ring.cjs')
 const { RowRing } = require('./doctor/row-ring.cjs')
 const { COUNTER, COUNTER_LENGTH, ROW, ROW_LENGTH, rowToSample } = require('./doctor/sample-row.cjs')
 const { round } = require('./doctor/round.cjs')
+const { fullGc } = require('./doctor/full-gc.cjs')
 
 /** `<pid>.doctor.jsonl` */
 const SUFFIX = 'jsonl'
@@ -257,6 +259,10 @@ function worker (context) {
       lastT = message.start[ROW.t]
       base = message.base
     }
+  })
+  context.onCommand(async (command) => {
+    if (command && command.action === 'full-gc') return fullGc(context.session(), now)
+    return { error: `unknown action ${command && command.action}` }
   })
   const watchesPerFlush = Math.max(1, Math.round(FLUSH_MS / watchMs))
   let watches = 0
