@@ -24,7 +24,8 @@ import { usageError } from './errors.js'
  * @property {import('./load/summary.js').LoadResult | null} load the load dyno ran, if it ran one
  * @property {{ startMs: number, endMs: number } | null} loadWindow when the load ran, epoch ms (the agents' clock)
  * @property {{ command: string, code: number | null, signal: string | null, failed: boolean } | null} onPort
- * @property {{ pid: number, argv: string[] | null, listening: { port: number, address: string } | null } | null} process the process observed
+ * @property {{ pid: number, argv: string[] | null, listening: { port: number, address: string } | null, sharing?: number } | null} process the process observed;
+ *   sharing: how many processes listened on its port (a cluster's primary and workers), when more than one did
  * @property {number} processes how many Node.js processes of the app the agent was in
  * @property {number} threads how many worker threads of theirs it observed
  * @property {import('./observe/app-end.js').AppEnd | null} end how the app ended (null for a file viewed)

@@ -22,7 +22,7 @@ export const command = /** @type {const} */ ({
     ...OBSERVING_FLAGS,
     { name: 'sample', type: 'integer', min: 1, default: DEFAULT_SAMPLE, placeholder: 'N', description: 'trace one request in N (1: every request); the others are only counted' },
     { name: 'max-rate', type: 'integer', min: 0, default: DEFAULT_MAX_RATE, placeholder: 'N', description: 'trace at most N requests a second, whatever --sample says (0: no limit)' },
-    { name: 'json', short: 'j', type: 'boolean', description: 'print the findings and critical paths as one JSON document instead of the summary (after what the app itself prints)' }
+    { name: 'json', short: 'j', type: 'boolean', description: 'print the findings and critical paths as one JSON document instead of the summary (the app\'s own output goes to stderr)' }
   ],
   examples: [
     'dyno async --load \'-c 10 -d 10 http://127.0.0.1:$PORT/\' -- node server.js',
@@ -44,7 +44,7 @@ export async function run (argv, io) {
   const printer = observingPrinter(values.json ? { ...io, stdout: io.stderr } : io, style, observing.load !== null)
   let outcome
   try {
-    outcome = await runAsync({ ...observing, sample: values.sample, maxRate: values['max-rate'] }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, onEvent: printer.onEvent })
+    outcome = await runAsync({ ...observing, sample: values.sample, maxRate: values['max-rate'], outputToStderr: values.json === true }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, onEvent: printer.onEvent })
   } finally {
     printer.done()
     interrupt.dispose()

@@ -75,7 +75,7 @@ export async function run (argv, io) {
   const printer = observingPrinter(talk, style, observing.load !== null)
   let outcome
   try {
-    outcome = await runHeap({ ...observing, sampling: values.sampling === true, rounds: values.rounds, samplingIntervalBytes: values['sampling-interval'] }, {
+    outcome = await runHeap({ ...observing, outputToStderr: Boolean(values.json), sampling: values.sampling === true, rounds: values.rounds, samplingIntervalBytes: values['sampling-interval'] }, {
       cwd: io.cwd,
       env: io.env,
       signal: interrupt.signal,

@@ -2,7 +2,7 @@ import { copyFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { collectorFile } from '../observe/processes.js'
 import { FILES, renderAsyncFolder } from './async-report.js'
-import { observeRun } from './observed-run.js'
+import { observeRun, servingProcess } from './observed-run.js'
 
 /** One request in this many is traced, unless --sample says otherwise. */
 export const DEFAULT_SAMPLE = 100
@@ -30,12 +30,13 @@ export const DEFAULT_MAX_RATE = 50
  * @returns {Promise<{ result: AsyncResult, exitCode: number }>}
  */
 export async function runAsync (options, io) {
+  const traced = (/** @type {import('../observe/processes.js').ProcessRecord} */ process) => size(asyncFile(process))
   const run = await observeRun('async', options, io, {
     collectors: { async: { sample: options.sample, perSecond: options.maxRate } },
-    busy: (process) => size(asyncFile(process)),
+    busy: traced,
     options: { sample: options.sample, maxRate: options.maxRate }
   })
-  const data = asyncFile(run.chosen)
+  const data = asyncFile(servingProcess(run, traced))
   if (data) copyFileSync(data, join(run.folder, FILES.data))
   const rendered = renderAsyncFolder(run.folder)
   return { result: { folder: run.folder, meta: run.meta, rendered, failure: run.failure }, exitCode: run.exitCode }

@@ -4,7 +4,7 @@ import { parseSamples } from '../analyze/doctor-series.js'
 import { collectorFile } from '../observe/processes.js'
 import { writeJson } from '../run-folder.js'
 import { FILES, renderDoctorFolder } from './doctor-report.js'
-import { observeRun } from './observed-run.js'
+import { observeRun, servingProcess } from './observed-run.js'
 
 /** A full GC of a heap of a few GB takes a few seconds; an app stuck in native code never answers. */
 const FULL_GC_TIMEOUT_MS = 10_000
@@ -41,27 +41,35 @@ export async function runDoctor (options, io) {
     // load is over. Outside the load's window, so no figure under load counts them.
     onRound: driven ? async (round, agent) => { fullGcs[round === 0 ? 'before' : 'after'] = await askFullGc(agent) } : undefined
   })
-  const file = collectorFile(run.chosen, 'doctor', 'jsonl')
+  const observed = servingProcess(run, requestsServed)
+  const file = collectorFile(observed, 'doctor', 'jsonl')
   // Killed before its first line: the folder still renders, and says so.
   writeFileSync(join(run.folder, FILES.samples), file ? readFileSync(file) : '')
   writeJson(run.folder, FILES.timeline, run.observed.loadTimeline)
-  writeJson(run.folder, FILES.fullGcs, fullGcs)
+  // The full GCs ran in the process the load went to.
+  writeJson(run.folder, FILES.fullGcs, observed === run.chosen ? fullGcs : { before: null, after: null })
   const rendered = renderDoctorFolder(run.folder)
   return { result: { folder: run.folder, meta: run.meta, rendered, failure: run.failure }, exitCode: run.exitCode }
 }
 
 /**
- * The CPU a process used, from its samples: the measure of a busy process,
- * to choose one when none listened.
+ * A figure summed over a process's samples.
  * @param {import('../observe/processes.js').ProcessRecord} process
+ * @param {(sample: import('../analyze/doctor-series.js').DoctorSample) => number} pick
  */
-function cpuTime (process) {
+function totalOf (process, pick) {
   const file = collectorFile(process, 'doctor', 'jsonl')
   if (!file) return 0
-  let ms = 0
-  for (const sample of parseSamples(readFileSync(file, 'utf8'))) ms += sample.cpu.user + sample.cpu.system
-  return ms
+  let total = 0
+  for (const sample of parseSamples(readFileSync(file, 'utf8'))) total += pick(sample)
+  return total
 }
+
+/** The CPU a process used: the measure of a busy process, to choose one when none listened. */
+const cpuTime = (/** @type {import('../observe/processes.js').ProcessRecord} */ process) => totalOf(process, (s) => s.cpu.user + s.cpu.system)
+
+/** The requests a process answered: the measure of a cluster's workers. */
+const requestsServed = (/** @type {import('../observe/processes.js').ProcessRecord} */ process) => totalOf(process, (s) => s.http?.finished ?? 0)
 
 /**
  * A full GC of the app and its memory right after, or null when the app did

@@ -4,7 +4,7 @@ import { describeAppEnd } from '../observe/app-end.js'
 import { notNode } from '../observe/app.js'
 import { describeOnPortFailure } from '../observe/on-port.js'
 import { observe } from '../observe/observe.js'
-import { chooseProcess } from '../observe/processes.js'
+import { busiestOnPort, chooseProcess } from '../observe/processes.js'
 import { loadVerdict } from '../load/verdict.js'
 import { displayUrl } from '../load/options.js'
 import { createRunFolder, writeMeta } from '../run-folder.js'
@@ -101,6 +101,23 @@ export async function observeRun (kind, options, io, how) {
   }
   writeMeta(folder, meta)
   return { folder, observed, chosen, end, meta, failure, exitCode: exitCode(observed, end, driver, failure) }
+}
+
+/**
+ * The process whose data a command shows: the chosen one or, when others
+ * listened on its port too (a cluster: the primary listens first, its
+ * workers answer), the busiest of them by the command's measure. meta.process
+ * then says which, and how many shared the port.
+ * @param {ObservedRun} run
+ * @param {(p: import('../observe/processes.js').ProcessRecord) => number} busy
+ */
+export function servingProcess (run, busy) {
+  const { process, sharing } = busiestOnPort(run.observed.processes, run.chosen, busy)
+  if (sharing > 1) {
+    run.meta.process = { pid: process.pid, argv: process.info?.argv ?? null, listening: process.listening, sharing }
+    writeMeta(run.folder, run.meta)
+  }
+  return process
 }
 
 /**

@@ -94,6 +94,31 @@ export function chooseProcess (units, busy, loadedPid = null) {
   return best
 }
 
+/**
+ * Of the processes that listened on the chosen one's port, the busiest by the
+ * caller's measure: in a cluster the primary listens first, and its workers
+ * serve. The chosen process itself when no other shared its port.
+ * @param {ProcessRecord[]} units
+ * @param {ProcessRecord} chosen
+ * @param {(r: ProcessRecord) => number} busy
+ * @returns {{ process: ProcessRecord, sharing: number }} sharing: how many listened on that port, itself included
+ */
+export function busiestOnPort (units, chosen, busy) {
+  const port = chosen.listening?.port
+  const sharing = units.filter((p) => p.threadId === 0 && p.listening && p.listening.port === port)
+  if (port === undefined || sharing.length < 2) return { process: chosen, sharing: 1 }
+  let best = chosen
+  let bestBusy = busy(chosen)
+  for (const p of sharing) {
+    const b = busy(p)
+    if (b > bestBusy) {
+      best = p
+      bestBusy = b
+    }
+  }
+  return { process: best, sharing: sharing.length }
+}
+
 /** @param {string} path @returns {any} */
 function readJsonOrNull (path) {
   try {

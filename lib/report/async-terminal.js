@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url'
 import { explainFinding, ms, placeNamer } from './async-words.js'
 import { count } from './format.js'
+import { sharedPortLine } from './shared-port.js'
 
 /** @typedef {import('./async-words.js').Places} Places */
 
@@ -17,7 +18,8 @@ const MAX_PATH_LINES = 8
 export function renderAsyncSummary (rendered, style) {
   const { analysis, meta } = rendered
   const where = placeNamer(analysis, meta.cwd)
-  const out = [traced(analysis)]
+  const shared = sharedPortLine(meta)
+  const out = shared ? [style.dim(shared), '', traced(analysis)] : [traced(analysis)]
   if (analysis.traced.total > 0) {
     out.push('')
     if (analysis.findings.length === 0) {

@@ -22,6 +22,7 @@ export function doctorDocument (meta, analysis, where) {
     folder: where.folder,
     report: where.report,
     samples: 'doctor.jsonl',
+    process: meta.process ? { pid: meta.process.pid, port: meta.process.listening?.port ?? null, sharing: meta.process.sharing ?? 1 } : null,
     diagnoses: analysis.diagnoses.map((d) => ({ kind: d.kind, title: d.title, evidence: d.evidence, unless: d.unless, next: d.next, figures: d.figures })),
     note: analysis.note,
     window: window ? { startMs: window.startMs, endMs: window.endMs, seconds: (window.endMs - window.startMs) / 1000, source: window.source } : null,

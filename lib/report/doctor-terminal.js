@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url'
 import { count, decimal } from './format.js'
+import { sharedPortLine } from './shared-port.js'
 import { table } from './table.js'
 
 /**
@@ -16,13 +17,15 @@ const WINDOW_SOURCES = {
 }
 
 /**
- * @param {{ analysis: import('../analyze/doctor.js').DoctorAnalysis, html: string }} rendered
+ * @param {{ analysis: import('../analyze/doctor.js').DoctorAnalysis, meta: import('../run-folder.js').RunMeta, html: string }} rendered
  * @param {{ how: string } | null} end
  * @param {import('./style.js').Style} style
  */
 export function renderDoctorSummary (rendered, end, style) {
-  const { analysis } = rendered
+  const { analysis, meta } = rendered
   const out = []
+  const shared = sharedPortLine(meta)
+  if (shared) out.push(style.dim(shared), '')
   if (analysis.diagnoses.length === 0) out.push(style.yellow(`No diagnosis: ${analysis.note}.`))
   for (const d of analysis.diagnoses) {
     const mark = d.kind === 'healthy' ? style.green('●') : style.red('●')

@@ -126,3 +126,15 @@ test('tracing leaves Node\'s callbacks on their fast path: no executionAsyncReso
   assert.match(run.stdout, /5 requests, 5 traced/)
   assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), { trampoline: false })
 })
+
+test('a cluster: the worker that traced the most requests is shown, not the primary that listened first; --json keeps the workers\' output off stdout', async () => {
+  const server = fileURLToPath(new URL('../../examples/cluster/server.js', import.meta.url))
+  const run = await dynoAsync(['--sample', '1', '--json', '--load', '-c 2 -a 200 http://127.0.0.1:$PORT/', '--', process.execPath, server])
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stderr, /worker \d+ listening/)
+  // The primary receives the connections and answers no request: its trace is empty.
+  assert.ok(run.json.requests.traced > 0, `${run.json.requests.traced} traced`)
+  const meta = JSON.parse(readFileSync(join(/** @type {string} */ (run.folder), 'meta.json'), 'utf8'))
+  assert.equal(meta.process.sharing, 3)
+  assert.match(run.stderr, new RegExp(`worker ${meta.process.pid} listening`))
+})

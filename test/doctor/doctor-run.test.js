@@ -156,3 +156,15 @@ test('a sample interval of more than half a second: one line, exit code 2, and n
   }
   assert.ok(!existsSync(join(cwd, '.dyno')))
 })
+
+test('a cluster: the worker that answered the most requests is observed, not the primary that listened first', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-cluster-'))
+  const server = fileURLToPath(new URL('../../examples/cluster/server.js', import.meta.url))
+  const run = await runDyno(['doctor', '--json', '--load', '-c 10 -d 3 http://127.0.0.1:$PORT/', '--', process.execPath, server], { cwd, env: { PORT: '0' }, timeout: 60_000 })
+  assert.equal(run.code, 0, run.stderr)
+  const document = JSON.parse(run.stdout)
+  assert.equal(document.process.sharing, 3)
+  assert.ok(document.summary.http.finished > 0, 'the observed process answered requests')
+  // A worker, whichever of them told dyno first that it listened.
+  assert.match(run.stderr, new RegExp(`worker ${document.process.pid} listening`))
+})

@@ -19,9 +19,8 @@ async function heap (args, env = {}) {
   const out = tempDir('dyno-heap-run-')
   const run = await runDyno(['heap', '--out', out, '--json', ...args], { cwd: examples, env, timeout: 180_000 })
   const folders = existsSync(out) ? readdirSync(out) : []
-  // The app's own output shares stdout; dyno's JSON comes last.
-  const start = run.stdout.indexOf('{\n  "schemaVersion"')
-  return { ...run, json: run.code === 0 && start !== -1 ? JSON.parse(run.stdout.slice(start)) : null, folder: folders.length === 1 ? join(out, folders[0]) : null }
+  // stdout holds dyno's JSON alone: the app's own output goes to stderr.
+  return { ...run, json: run.code === 0 ? JSON.parse(run.stdout) : null, folder: folders.length === 1 ? join(out, folders[0]) : null }
 }
 
 test('the name server\'s leak: strings held by the properties of `names`, declared on line 8', async () => {

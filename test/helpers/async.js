@@ -89,7 +89,6 @@ export async function dynoAsync (args) {
   const run = await runDyno(['async', ...args], { cwd, env: { PORT: '0' }, timeout: 90_000 })
   const runs = existsSync(join(cwd, '.dyno')) ? readdirSync(join(cwd, '.dyno')) : []
   const folder = runs.length === 1 ? join(cwd, '.dyno', runs[0]) : null
-  // The app's own output shares stdout; with --json, dyno's document comes last.
-  const start = run.stdout.lastIndexOf('{\n  "schemaVersion"')
-  return { ...run, cwd, folder, json: start === -1 ? null : JSON.parse(run.stdout.slice(start)) }
+  // With --json, stdout holds dyno's document alone: the app's own output goes to stderr.
+  return { ...run, cwd, folder, json: args.includes('--json') && run.stdout.trim() ? JSON.parse(run.stdout) : null }
 }
