@@ -87,8 +87,9 @@ if (selection.length === 0) {
 // start (dyno's CLI, profiled apps, workers) inherits it.
 const coverageDir = selection.length === 0 ? mkdtempSync(join(tmpdir(), 'dyno-coverage-')) : null
 const coverageFile = coverageDir && join(coverageDir, 'files.json')
+// Two test files at a time, as on the other lines below.
 const currentReporter = coverageFile
-  ? ['--experimental-test-coverage', `--test-reporter=${join(root, 'scripts', 'test-reporter.js')}`, '--test-reporter-destination=stdout']
+  ? ['--test-concurrency=2', '--experimental-test-coverage', `--test-reporter=${join(root, 'scripts', 'test-reporter.js')}`, '--test-reporter-destination=stdout']
   : [`--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout']
 const currentEnv = coverageFile ? { ...process.env, DYNO_COVERAGE_FILE: coverageFile } : process.env
 results.push([`tests on Node ${process.versions.node}`, suite(`tests on Node ${process.versions.node}`, process.execPath, currentReporter, fileArgs, currentEnv)])
