@@ -120,8 +120,8 @@ export function gcPressure ({ full, summary, under }) {
  * @property {((s: import('./doctor-series.js').Second) => number | null) | null} high null: no swing nor highs to weigh
  * @property {number} minBytes
  * @property {number} minShare
- * @property {((gc: import('./doctor.js').FullGc) => number) | null} afterFullGc its reading after a full GC dyno had
- *   the app run; null for memory the GC does not free: a rise of the others counts once a full GC has left it standing
+ * @property {((gc: import('./doctor.js').FullGc) => number) | null} afterFullGc its reading in a full GC dyno had the app
+ *   run. Null for memory the GC does not free; for the rest, a rise counts only once a full GC has left it standing.
  */
 
 /** @type {MemorySignal[]} */
@@ -137,17 +137,14 @@ export function memoryGrowth ({ full, fullGcs, under }) {
   const T = THRESHOLDS
   if (full.length < T.growthMinSeconds) return null
   const kept = full.slice(Math.max(1, Math.round(full.length * T.growthWarmUp)))
-  const grew = MEMORY_SIGNALS.map((signal) => growth(kept, signal, fullGcs.after)).filter((g) => g !== null)
+  const grew = MEMORY_SIGNALS.map((signal) => growth(kept, signal, fullGcs)).filter((g) => g !== null)
   if (grew.length === 0) return null
   const first = /** @type {NonNullable<ReturnType<typeof growth>>} */ (grew[0])
   return {
     kind: 'memory-growth',
     title: 'Memory keeps growing',
-    evidence: grew.map((g) => {
-      const kept = !g.left ? '' : g.left.afterLoad ? `, and a full GC after the load left ${mb(g.left.bytes)}` : `, and it stayed at ${mb(g.left.bytes)} or more through the last full GC`
-      return `${g.what} rose from ${mb(g.from)} to ${mb(g.to)} over ${g.seconds} s ${under} (${mb(g.perMinute)} a minute), was still rising at the end${kept}`
-    }).join('; '),
-    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third; for the heap and external memory, also less than ${pct(T.growthSwing)} of their swing within a second, or their highs had risen by less than that or than ${pct(T.growthHighs)} of their lows' rise, or the full GC after the load (without one, V8's last after the first third) had left them less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above where they started; for rss outside the V8 heap, ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}; or the app had been loaded for less than ${T.growthMinSeconds} s`,
+    evidence: grew.map((g) => `${g.what} rose from ${mb(g.from)} to ${mb(g.to)} over ${g.seconds} s ${under} (${mb(g.perMinute)} a minute), was still rising at the end${g.left ? `, and ${leftWords(g.left)}` : ''}`).join('; '),
+    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third; for the heap and external memory, also less than ${pct(T.growthSwing)} of their swing within a second, or their highs had risen by less than that or than ${pct(T.growthHighs)} of their lows' rise, or the full GC after the load had left them less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the one before it (without those, V8's last full GC after the first third, above the first third's highest low); for rss outside the V8 heap, ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}; or the app had been loaded for less than ${T.growthMinSeconds} s`,
     figures: { signal: first.what, fromBytes: first.from, toBytes: first.to, bytesPerMinute: first.perMinute, seconds: first.seconds, afterFullGcBytes: first.left?.bytes ?? null }
   }
 }
@@ -161,9 +158,9 @@ export function memoryGrowth ({ full, fullGcs, under }) {
  * have left the signal above where it started.
  * @param {import('./doctor-series.js').Second[]} seconds after the warm-up
  * @param {MemorySignal} signal
- * @param {import('./doctor.js').FullGc | null} afterLoad the full GC dyno had the app run after the load
+ * @param {import('./doctor.js').FullGcs} fullGcs the full GCs dyno had the app run around the load
  */
-function growth (seconds, { what, low, high, minBytes, minShare, afterFullGc }, afterLoad) {
+function growth (seconds, { what, low, high, minBytes, minShare, afterFullGc }, fullGcs) {
   const points = seconds.filter((s) => low(s) !== null)
   if (points.length < 3) return null
   const lowOf = (/** @type {import('./doctor-series.js').Second} */ s) => /** @type {number} */ (low(s))
@@ -177,25 +174,35 @@ function growth (seconds, { what, low, high, minBytes, minShare, afterFullGc }, 
   const rise = Math.max(need, THRESHOLDS.growthSwing * median(points.map((s) => highOf(s) - lowOf(s))))
   if (to - from < rise) return null
   if (high && Math.max(...tail.map(highOf)) - Math.max(...head.map(highOf)) < Math.max(rise, THRESHOLDS.growthHighs * (to - from))) return null
-  const left = afterFullGc ? leftByFullGc(points.slice(third), lowOf, afterFullGc, afterLoad) : null
-  if (afterFullGc && (!left || left.bytes - from < need)) return null
+  const left = afterFullGc ? leftByFullGc(points.slice(third), lowOf, afterFullGc, fullGcs, from) : null
+  if (afterFullGc && (!left || left.bytes - left.since < Math.max(minBytes, minShare * left.since))) return null
   const minutes = (/** @type {{ t: number }} */ (tail.at(-1)).t - head[0].t) / 60_000
   return { what, from, to, left, seconds: points.length, perMinute: minutes > 0 ? (to - from) / minutes : 0 }
 }
 
 /**
- * What a full GC left of a signal: the one dyno had the app run after the
- * load, or else the second of the last one V8 ran on its own (its lowest reading).
+ * What a full GC left of a signal, and what it is to be above: the one dyno
+ * had the app run after the load, against the one before it; or else the
+ * second of the last one V8 ran on its own (its lowest reading), against the
+ * first third's highest low.
  * @param {import('./doctor-series.js').Second[]} seconds after the first third
  * @param {(s: import('./doctor-series.js').Second) => number} lowOf
- * @param {(gc: import('./doctor.js').FullGc) => number} afterFullGc
- * @param {import('./doctor.js').FullGc | null} afterLoad
- * @returns {{ bytes: number, afterLoad: boolean } | null}
+ * @param {(gc: import('./doctor.js').FullGc) => number} read
+ * @param {import('./doctor.js').FullGcs} fullGcs
+ * @param {number} from the first third's highest low
+ * @returns {{ bytes: number, since: number, by: 'after-load' | 'before-and-after-load' | 'v8' } | null}
  */
-function leftByFullGc (seconds, lowOf, afterFullGc, afterLoad) {
-  if (afterLoad) return { bytes: afterFullGc(afterLoad), afterLoad: true }
+function leftByFullGc (seconds, lowOf, read, { before, after }, from) {
+  if (after) return before ? { bytes: read(after), since: read(before), by: 'before-and-after-load' } : { bytes: read(after), since: from, by: 'after-load' }
   const last = seconds.filter((s) => (s.gcPauses.markCompact ?? 0) > 0).at(-1)
-  return last ? { bytes: lowOf(last), afterLoad: false } : null
+  return last ? { bytes: lowOf(last), since: from, by: 'v8' } : null
+}
+
+/** @param {NonNullable<ReturnType<typeof leftByFullGc>>} left */
+function leftWords (left) {
+  if (left.by === 'v8') return `it stayed at ${mb(left.bytes)} or more through the last full GC`
+  const before = left.by === 'before-and-after-load' ? ` (${mb(left.since)} in one before it)` : ''
+  return `a full GC after the load left ${mb(left.bytes)}${before}`
 }
 
 /** @param {RuleInput} input @returns {Finding | null} */

@@ -27,6 +27,16 @@ import { summarize } from './doctor-summary.js'
  */
 
 /**
+ * A full GC's reading as the agent sent it or full-gcs.json kept it, or null when it is not one.
+ * @param {any} value
+ * @returns {FullGc | null}
+ */
+export function fullGcOf (value) {
+  if (!value || typeof value.t !== 'number' || typeof value.heapUsed !== 'number' || typeof value.external !== 'number') return null
+  return { t: value.t, heapUsed: value.heapUsed, external: value.external }
+}
+
+/**
  * @param {object} input
  * @param {import('./doctor-series.js').DoctorSample[]} input.samples in time order
  * @param {{ startMs: number, endMs: number } | null} input.loadWindow when dyno drove the app

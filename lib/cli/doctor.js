@@ -15,7 +15,8 @@ export const command = /** @type {const} */ ({
     'Starts the command with dyno\'s agent inside (through NODE_OPTIONS, so `npm start` works),',
     'and records the event-loop delay and utilization, CPU, memory, GC pauses, handles and requests',
     'of the process that listens, every sample interval (in a cluster, the worker that answers the most),',
-    'and with --load or --on-port what the app still holds after a full GC before and after the load.',
+    'and with --load or --on-port what the app still holds after a full GC before and after the load',
+    '(not in a cluster: the load goes to the primary).',
     'From the time under load it diagnoses event-loop-blocked, gc-pressure, memory-growth, io-wait',
     'or healthy, and writes .dyno/<time>-doctor/ with report.html. On a terminal it shows the signals live.'
   ].join('\n'),

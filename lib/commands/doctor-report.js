@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { analyzeDoctor } from '../analyze/doctor.js'
+import { analyzeDoctor, fullGcOf } from '../analyze/doctor.js'
 import { parseSamples } from '../analyze/doctor-series.js'
 import { usageError } from '../errors.js'
 import { doctorDocument } from '../report/doctor-json.js'
@@ -75,11 +75,9 @@ function readTimeline (folder) {
  * @returns {import('../analyze/doctor.js').FullGcs}
  */
 function readFullGcs (folder) {
-  /** @param {any} gc */
-  const valid = (gc) => gc && typeof gc.t === 'number' && typeof gc.heapUsed === 'number' && typeof gc.external === 'number' ? gc : null
   try {
     const gcs = JSON.parse(readFileSync(join(folder, FILES.fullGcs), 'utf8'))
-    return { before: valid(gcs?.before), after: valid(gcs?.after) }
+    return { before: fullGcOf(gcs?.before), after: fullGcOf(gcs?.after) }
   } catch {
     return { before: null, after: null }
   }

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fullGcOf } from '../analyze/doctor.js'
 import { parseSamples } from '../analyze/doctor-series.js'
 import { collectorFile } from '../observe/processes.js'
 import { writeJson } from '../run-folder.js'
@@ -32,6 +33,8 @@ const FULL_GC_TIMEOUT_MS = 10_000
 export async function runDoctor (options, io) {
   /** @type {import('../analyze/doctor.js').FullGcs} */
   const fullGcs = { before: null, after: null }
+  /** @type {number | null} the process the full GCs ran in: the one the load went to */
+  let gcPid = null
   const driven = options.load !== null || options.onPort !== null
   const run = await observeRun('doctor', options, io, {
     collectors: { doctor: { sampleIntervalMs: options.sampleIntervalMs } },
@@ -39,15 +42,20 @@ export async function runDoctor (options, io) {
     options: { sampleIntervalMs: options.sampleIntervalMs, loadFlags: options.loadFlags },
     // A full GC before the load and one after it, while the app waits: what it still holds once the
     // load is over. Outside the load's window, so no figure under load counts them.
-    onRound: driven ? async (round, agent) => { fullGcs[round === 0 ? 'before' : 'after'] = await askFullGc(agent) } : undefined
+    onRound: driven
+      ? async (round, agent) => {
+        gcPid = agent.pid
+        fullGcs[round === 0 ? 'before' : 'after'] = await askFullGc(agent)
+      }
+      : undefined
   })
   const observed = servingProcess(run, requestsServed)
   const file = collectorFile(observed, 'doctor', 'jsonl')
   // Killed before its first line: the folder still renders, and says so.
   writeFileSync(join(run.folder, FILES.samples), file ? readFileSync(file) : '')
   writeJson(run.folder, FILES.timeline, run.observed.loadTimeline)
-  // The full GCs ran in the process the load went to.
-  writeJson(run.folder, FILES.fullGcs, observed === run.chosen ? fullGcs : { before: null, after: null })
+  // In a cluster the load goes to the primary, which ran them: they say nothing of the worker observed.
+  writeJson(run.folder, FILES.fullGcs, observed.pid === gcPid ? fullGcs : { before: null, after: null })
   const rendered = renderDoctorFolder(run.folder)
   return { result: { folder: run.folder, meta: run.meta, rendered, failure: run.failure }, exitCode: run.exitCode }
 }
@@ -78,7 +86,5 @@ const requestsServed = (/** @type {import('../observe/processes.js').ProcessReco
  * @returns {Promise<import('../analyze/doctor.js').FullGc | null>}
  */
 async function askFullGc (agent) {
-  const reply = await agent.ask('doctor', { action: 'full-gc' }, FULL_GC_TIMEOUT_MS).catch(() => null)
-  if (!reply || typeof reply.t !== 'number' || typeof reply.heapUsed !== 'number' || typeof reply.external !== 'number') return null
-  return { t: reply.t, heapUsed: reply.heapUsed, external: reply.external }
+  return fullGcOf(await agent.ask('doctor', { action: 'full-gc' }, FULL_GC_TIMEOUT_MS).catch(() => null))
 }

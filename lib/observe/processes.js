@@ -108,7 +108,7 @@ export function busiestOnPort (units, chosen, busy) {
   const sharing = units.filter((p) => p.threadId === 0 && p.listening && p.listening.port === port)
   if (port === undefined || sharing.length < 2) return { process: chosen, sharing: 1 }
   let best = chosen
-  let bestBusy = busy(chosen)
+  let bestBusy = -1
   for (const p of sharing) {
     const b = busy(p)
     if (b > bestBusy) {

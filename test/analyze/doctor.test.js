@@ -55,17 +55,17 @@ test('with a full GC after the load, what it left decides, not the full GCs V8 r
   const run = { argv: ['node', 'examples/doctor/leaking.js'], load: LOAD, onPort: null }
   const endMs = loadWindow.endMs
   const after = (/** @type {number} */ heapUsed) => ({ before: { t: loadWindow.startMs - 100, heapUsed: 4e6, external: 2e6 }, after: { t: endMs + 100, heapUsed, external: 2e6 } })
-  // The leak's lows rose from about 6 MB; a full GC after the load that left 4 MB would have shown
-  // garbage, no growth. One that left 15 MB confirms it.
+  // The leak's lows rose from about 6 MB; a full GC after the load that left what the one before it
+  // did (4e6 bytes) would have shown garbage, no growth. One that left 15 MB confirms it.
   assert.deepEqual(kinds(analyzeDoctor({ samples, loadWindow, driver: 'load', load, fullGcs: after(4e6), run })), ['healthy'])
   const confirmed = analyzeDoctor({ samples, loadWindow, driver: 'load', load, fullGcs: after(15 * 1024 * 1024), run })
   assert.deepEqual(kinds(confirmed), ['memory-growth'])
-  assert.match(confirmed.diagnoses[0].evidence, /, and a full GC after the load left 15\.0 MB$/)
+  assert.match(confirmed.diagnoses[0].evidence, /, and a full GC after the load left 15\.0 MB \(3\.8 MB in one before it\)$/)
   assert.deepEqual(confirmed.summary?.memory.heapAfterFullGc, { beforeLoad: 4e6, afterLoad: 15 * 1024 * 1024 })
-  // 15 s of leaking.js on Node 24, recorded with dyno's full GCs: 7 MB before the load, 143 MB after.
+  // 15 s of leaking.js on Node 24, recorded with dyno's full GCs: 6.7 MB before the load, 143.3 MB after.
   const [long] = analyzeRecorded('leaking-long').diagnoses
   assert.equal(long.kind, 'memory-growth')
-  assert.match(long.evidence, /over 12 s under load .*, and a full GC after the load left 143\.3 MB$/)
+  assert.match(long.evidence, /over 12 s under load .*, and a full GC after the load left 143\.3 MB \(6\.7 MB in one before it\)$/)
 })
 
 test('buffers that each request holds for a few turns swing external memory: no growth; buffers kept for good are', () => {

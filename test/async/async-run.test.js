@@ -129,7 +129,8 @@ test('tracing leaves Node\'s callbacks on their fast path: no executionAsyncReso
 
 test('a cluster: the worker that traced the most requests is shown, not the primary that listened first; --json keeps the workers\' output off stdout', async () => {
   const server = fileURLToPath(new URL('../../examples/cluster/server.js', import.meta.url))
-  const run = await dynoAsync(['--sample', '1', '--json', '--load', '-c 2 -a 200 http://127.0.0.1:$PORT/', '--', process.execPath, server])
+  // Two seconds: both workers listen well before the load ends.
+  const run = await dynoAsync(['--json', '--load', '-c 2 -d 2 http://127.0.0.1:$PORT/', '--', process.execPath, server])
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stderr, /worker \d+ listening/)
   // The primary receives the connections and answers no request: its trace is empty.

@@ -54,11 +54,16 @@ test('large short-lived allocations: gc-pressure, and the allocation view next',
 test('a store that keeps a key per request: memory-growth, confirmed by a full GC after the load, and dyno heap next', async () => {
   const { document, folder } = await doctor('leaking', '-c 10 -d 6 http://127.0.0.1:$PORT/')
   assert.deepEqual(document.diagnoses.map((/** @type {any} */ d) => d.kind), ['memory-growth'])
-  assert.match(document.diagnoses[0].evidence, /, and a full GC after the load left [\d.]+ MB$/)
+  assert.match(document.diagnoses[0].evidence, /, and a full GC after the load left [\d.]+ MB \([\d.]+ MB in one before it\)$/)
   assert.match(document.diagnoses[0].next, /^dyno heap --load /)
   // One full GC before the load, one after it: the whole window between them.
   const { before, after } = JSON.parse(readFileSync(join(folder, 'full-gcs.json'), 'utf8'))
   assert.ok(after.t - before.t >= document.window.endMs - document.window.startMs, `${after.t - before.t} ms between the full GCs`)
+  // The line that holds the pause of the one before ends before the window starts: the agent answers
+  // only once it has sampled past it (two sample intervals, far more than the two clocks differ).
+  const lines = readFileSync(join(folder, 'doctor.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+  const pause = lines.find((line) => line.t >= before.t)
+  assert.ok(pause.t < document.window.startMs, `the line of the full GC ends ${pause.t - document.window.startMs} ms into the window`)
   assert.ok(after.heapUsed > before.heapUsed)
   assert.deepEqual(document.summary.memory.heapAfterFullGc, { beforeLoad: before.heapUsed, afterLoad: after.heapUsed })
 })

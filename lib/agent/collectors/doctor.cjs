@@ -42,6 +42,7 @@
  *             such a line has delay.max (how long so far), elu 1, cpu and mem.rss
  */
 const { performance } = require('node:perf_hooks')
+const { setTimeout: sleep } = require('node:timers/promises')
 const { heapSpaces, activeResources, watchGc, watchHttp, watchListeners } = require('./doctor/readers.cjs')
 const { LoopDelay, probePlan } = require('./doctor/loop-delay.cjs')
 const { LineRing } = require('./doctor/ring.cjs')
@@ -63,6 +64,8 @@ const SLOW_MS = 100
 const WATCH_MS = 125
 /** How often the worker writes what it has and sends dyno a summary: every second watch. */
 const FLUSH_MS = 250
+/** The longest a full GC waits for requests in flight to end, and then for the rows after it. */
+const SETTLE_MS = 2000
 /** Room for some 40 s of rows at the default interval, should the worker fall behind. */
 const RING_ROWS = 4096
 /** Room for the slower-moving figures of as long. */
@@ -260,9 +263,28 @@ function worker (context) {
       base = message.base
     }
   })
+  /** The running totals of requests in the last row taken. */
+  const started = () => before[ROW.counters + COUNTER.httpStarted]
+  const finished = () => before[ROW.counters + COUNTER.httpFinished]
+  /** Waits, a watch at a time, until `done()` holds of the rows taken, or `limitMs` has passed. */
+  async function until (/** @type {() => boolean} */ done, /** @type {number} */ limitMs) {
+    const end = now() + limitMs
+    while (!done() && now() < end) await sleep(watchMs)
+  }
   context.onCommand(async (command) => {
-    if (command && command.action === 'full-gc') return fullGc(context.session(), now)
-    return { error: `unknown action ${command && command.action}` }
+    if (!command || command.action !== 'full-gc') return { error: `unknown action ${command && command.action}` }
+    // Requests still in flight (the load's last, whose client has gone) hold memory the app lets go
+    // of once they end: wait for them, or for them to stop ending (one the client closed may never finish).
+    let last = -1
+    await until(() => {
+      const quiet = started() === finished() || finished() === last
+      last = finished()
+      return quiet
+    }, SETTLE_MS)
+    const reading = await fullGc(context.session(), now)
+    // Until rows taken after the pause are in: it is in a line that ends before dyno goes on.
+    await until(() => before[ROW.t] > reading.t + 2 * intervalMs, SETTLE_MS)
+    return reading
   })
   const watchesPerFlush = Math.max(1, Math.round(FLUSH_MS / watchMs))
   let watches = 0
