@@ -82,16 +82,7 @@ export function chooseProcess (units, busy, loadedPid = null) {
   if (loaded) return loaded
   const listeners = processes.filter((p) => p.listening)
   if (listeners.length > 0) return listeners[0]
-  let best = null
-  let bestBusy = -1
-  for (const p of processes) {
-    const b = busy(p)
-    if (b > bestBusy) {
-      best = p
-      bestBusy = b
-    }
-  }
-  return best
+  return busiest(processes, busy)
 }
 
 /**
@@ -107,16 +98,25 @@ export function busiestOnPort (units, chosen, busy) {
   const port = chosen.listening?.port
   const sharing = units.filter((p) => p.threadId === 0 && p.listening && p.listening.port === port)
   if (port === undefined || sharing.length < 2) return { process: chosen, sharing: 1 }
-  let best = chosen
+  return { process: busiest(sharing, busy) ?? chosen, sharing: sharing.length }
+}
+
+/**
+ * The first of the busiest by `busy`, or null when there are none.
+ * @param {ProcessRecord[]} processes
+ * @param {(r: ProcessRecord) => number} busy
+ */
+function busiest (processes, busy) {
+  let best = null
   let bestBusy = -1
-  for (const p of sharing) {
+  for (const p of processes) {
     const b = busy(p)
     if (b > bestBusy) {
       best = p
       bestBusy = b
     }
   }
-  return { process: best, sharing: sharing.length }
+  return best
 }
 
 /** @param {string} path @returns {any} */
