@@ -29,6 +29,15 @@ function changesOf (page, name) {
   }, name)
 }
 
+/**
+ * The change of burn's own stack. A sample taken while its caller's frame is set up now and then
+ * adds a sliver of burn on another stack (see test/helpers/two-versions.js).
+ * @param {any[]} changes
+ */
+function mainChange (changes) {
+  return changes.reduce((best, change) => change.before + change.after > best.before + best.after ? change : best)
+}
+
 test('the run folder holds the report and the functions\' changes', () => {
   assert.equal(written.html, join(folder, 'flame-diff.html'))
   assert.deepEqual(JSON.parse(readFileSync(written.json, 'utf8')), written.diff)
@@ -42,8 +51,7 @@ test('the differential opens coloured by change, and the hot function shrank', a
     assert.equal(await page.inputValue('#color-by'), 'diff')
     assert.match(await textOf(page, '#legend'), /^shrankabout the samegrew/)
 
-    const [burn, ...more] = await changesOf(page, 'burn')
-    assert.equal(more.length, 0)
+    const burn = mainChange(await changesOf(page, 'burn'))
     assert.equal(burn.kind, 'shrank')
     assert.ok(burn.after < burn.before)
     assert.match(burn.color, /^hsl\(2\d\d/, 'a blue')
@@ -57,11 +65,11 @@ test('the differential opens coloured by change, and the hot function shrank', a
 
     // Node.js core hidden: its frames merge into their callers, and the before side with them.
     await page.click('#filters input[data-filter="core"]')
-    assert.deepEqual(await changesOf(page, 'burn'), [burn])
+    assert.deepEqual(mainChange(await changesOf(page, 'burn')), burn)
 
     // The other colours stay a choice, and the differential comes back.
     await page.selectOption('#color-by', 'heat')
-    assert.deepEqual(await changesOf(page, 'burn'), [null])
+    assert.ok((await changesOf(page, 'burn')).every((/** @type {unknown} */ change) => change === null))
     await page.click('#view-inverted')
     await page.selectOption('#color-by', 'diff')
     const [inverted] = await changesOf(page, 'burn')
