@@ -51,15 +51,31 @@ test('twice the CPU work per request is found slower, with the right sign, and b
   assert.equal(rounds.after.length, 8)
 })
 
-test('the same app against itself is not called different by much', async () => {
-  // A/A is called different 1 time in 20 by design (95%), so this asserts on
-  // the size of the ratio, not on the verdict; bench/verify.js measures the rate.
+test('the same app against itself: the ratio, interval and verdict come from the loads recorded', async () => {
+  // How often A/A is called different is a property of the statistics and of
+  // the machine (bench/verify.js measures it): under a busy CPU, four rounds of
+  // one second can be 30% apart. What this checks is that dyno's decision
+  // follows from the loads it recorded.
   const cwd = tempDir('dyno-compare-')
   const run = await runDyno(['compare', '--json', '--load', LOAD, '--rounds', '4', '--a', `node ${WORK} 1`, '--b', `node ${WORK} 1`], { cwd, timeout: 60_000 })
   assert.equal(run.code, 0, run.stderr)
+  const doc = JSON.parse(run.stdout)
   const { requests } = byName(run.stdout)
-  assert.ok(requests.low < 1.25 && requests.high > 0.8, `${requests.low}–${requests.high}`)
-  if (requests.verdict !== 'indistinguishable') assert.ok(requests.ratio > 0.75 && requests.ratio < 1.33, `ratio ${requests.ratio}`)
+  const loads = JSON.parse(readFileSync(join(doc.folder, 'rounds.json'), 'utf8'))
+  const perSecond = (/** @type {any} */ load) => load.requests.completed / load.duration
+  assert.equal(doc.rounds.length, 4)
+  /** @type {number[]} */
+  const logRatios = doc.rounds.map((/** @type {any} */ round, /** @type {number} */ i) => {
+    assert.ok(Math.abs(round.before.requestsPerSecond - perSecond(loads.before[i])) < 1e-6)
+    assert.ok(Math.abs(round.after.requestsPerSecond - perSecond(loads.after[i])) < 1e-6)
+    return Math.log(round.after.requestsPerSecond / round.before.requestsPerSecond)
+  })
+  const geometricMean = Math.exp(logRatios.reduce((s, v) => s + v, 0) / logRatios.length)
+  assert.ok(Math.abs(requests.ratio / geometricMean - 1) < 1e-9, `ratio ${requests.ratio}, rounds say ${geometricMean}`)
+  assert.ok(requests.low <= requests.ratio && requests.ratio <= requests.high)
+  assert.equal(requests.verdict === 'indistinguishable', requests.low <= 1 && requests.high >= 1, `${requests.verdict}: ${requests.low}–${requests.high}`)
+  // Over four rounds, noise does not make one copy of an app twice as fast as the other.
+  assert.ok(requests.ratio > 0.5 && requests.ratio < 2, `ratio ${requests.ratio}`)
 })
 
 test('--against: the working tree against a commit, each from its own checkout, the checkout removed after', async () => {
