@@ -86,7 +86,7 @@ export function eventLoopBlocked ({ full, summary, under }) {
     `loop busy ${pct(summary.elu)}, CPU ${pct(summary.cpu.mean)}`
   ]
   if (summary.http.loopMsPerRequest !== null) parts.push(`each request held the loop ${ms(summary.http.loopMsPerRequest)}`)
-  if (summary.load) parts.push(`the load waited ${ms(summary.load.latencyP99)} at p99`)
+  if (summary.load) parts.push(summary.load.latencyP99 === null ? 'the load got no answer' : `the load waited ${ms(summary.load.latencyP99)} at p99`)
   return {
     kind: 'event-loop-blocked',
     title: 'Synchronous work holds the event loop',
@@ -232,7 +232,7 @@ export function healthy ({ summary, under }) {
   ]
   if (summary.memory.heapUsed) parts.push(`heap after GC ${mb(summary.memory.heapUsed.start)} at the start and ${mb(summary.memory.heapUsed.end)} at the end`)
   if (summary.http.finished > 0) parts.push(`${count(summary.http.perSecond)} requests a second`)
-  if (summary.load) parts.push(`latency p50 ${ms(summary.load.latencyP50)}, p99 ${ms(summary.load.latencyP99)}`)
+  if (summary.load && summary.load.latencyP50 !== null && summary.load.latencyP99 !== null) parts.push(`latency p50 ${ms(summary.load.latencyP50)}, p99 ${ms(summary.load.latencyP99)}`)
   let evidence = parts.join('; ')
   if (summary.elu >= 0.8 || summary.cpu.mean >= 0.8) {
     evidence += `. The CPU was busy, and that is fine: the loop turned within ${ms(summary.delay.p99)} (p99), so no request waited long behind another`

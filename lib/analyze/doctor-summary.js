@@ -19,7 +19,8 @@ import { gcMsOf, percentile, samplesIn } from './doctor-series.js'
  *   bytes; start and end are the lows of the first and last second; heapAfterFullGc, what the app held after the full GCs dyno had it run
  * @property {{ started: number, finished: number, perSecond: number, inFlight: number, serverLatencyMs: number | null, loopMsPerRequest: number | null }} http
  *   the app's own view; serverLatencyMs is the mean time a request spent in the app (requests in flight over requests a second)
- * @property {{ requestsPerSecond: number, latencyP50: number, latencyP99: number, errors: number, non2xx: number } | null} load what dyno's load measured
+ * @property {{ requestsPerSecond: number, latencyP50: number | null, latencyP99: number | null, errors: number, non2xx: number } | null} load
+ *   what dyno's load measured; latency null when no request was answered (a latency of 0 ms would read as fast)
  * @property {Record<string, number>} active resources by type, at the end of the window
  * @property {Record<string, { first: number, last: number }>} listeners listener counts at the start and end of the window
  */
@@ -80,7 +81,7 @@ export function summarize (samples, seconds, window, load, fullGcs) {
       loopMsPerRequest: finished > 0 ? busyMs / finished : null
     },
     load: load
-      ? { requestsPerSecond: load.requests.average, latencyP50: load.latency.percentiles['50'], latencyP99: load.latency.percentiles['99'], errors: load.errors.total, non2xx: load.non2xx }
+      ? { requestsPerSecond: load.requests.average, ...loadLatency(load), errors: load.errors.total, non2xx: load.non2xx }
       : null,
     active: [...inside].reverse().find((s) => s.active)?.active ?? {},
     listeners: listenerGrowth(inside)
@@ -119,4 +120,14 @@ function total (items, pick) {
   let sum = 0
   for (const item of items) sum += pick(item)
   return sum
+}
+
+/**
+ * The load's latency, or nulls when it got no answer. A record without the
+ * count of answers (trimmed test series) keeps its latency.
+ * @param {import('../load/summary.js').LoadResult} load
+ */
+function loadLatency (load) {
+  const answered = load.requests.completed !== 0
+  return { latencyP50: answered ? load.latency.percentiles['50'] : null, latencyP99: answered ? load.latency.percentiles['99'] : null }
 }

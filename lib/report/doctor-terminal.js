@@ -67,6 +67,10 @@ export function keyFigures (s) {
     const each = s.http.inFlight >= 0.5 ? `, about ${ms(/** @type {number} */ (s.http.serverLatencyMs))} each` : ''
     rows.push(['Requests (app)', `${count(s.http.perSecond)}/s, ${decimal(s.http.inFlight, 1)} in flight on average${each}`])
   }
-  if (s.load) rows.push(['Load', `${count(s.load.requestsPerSecond)} req/s, latency p50 ${ms(s.load.latencyP50)}, p99 ${ms(s.load.latencyP99)}, ${count(s.load.errors)} errors`])
+  if (s.load) {
+    const { latencyP50: p50, latencyP99: p99 } = s.load
+    const latency = p50 === null || p99 === null ? 'no request answered' : `latency p50 ${ms(p50)}, p99 ${ms(p99)}`
+    rows.push(['Load', `${count(s.load.requestsPerSecond)} req/s, ${latency}, ${count(s.load.errors)} errors`])
+  }
   return rows
 }

@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import { analyzeDoctor } from '../../lib/analyze/doctor.js'
 import { shellWord } from '../../lib/analyze/doctor-next.js'
 import { THRESHOLDS } from '../../lib/analyze/doctor-rules.js'
+import { keyFigures } from '../../lib/report/doctor-terminal.js'
 import { findWindow } from '../../lib/analyze/doctor-series.js'
 import { makeSeries, recordedSeries } from '../helpers/doctor-samples.js'
 
@@ -108,6 +109,17 @@ test('a fast server saturated by the load is healthy, and the busy CPU is said t
   assert.deepEqual(kinds(analysis), ['healthy'])
   assert.match(analysis.diagnoses[0].evidence, /The CPU was busy, and that is fine: the loop turned within 2\.5 ms \(p99\)/)
   assert.equal(analysis.diagnoses[0].next, 'dyno flame -- node app.js')
+})
+
+test('a load that got no answer has no latency: not 0 ms, which would read as fast', () => {
+  const { samples, loadWindow, load, fullGcs } = recordedSeries('blocking')
+  const unanswered = { ...load, requests: { ...load.requests, completed: 0 } }
+  const analysis = analyzeDoctor({ samples, loadWindow, driver: 'load', load: unanswered, fullGcs, run: { argv: ['node', 'app.js'], load: LOAD, onPort: null } })
+  assert.equal(analysis.summary?.load?.latencyP50, null)
+  assert.equal(analysis.summary?.load?.latencyP99, null)
+  assert.match(analysis.diagnoses[0].evidence, /; the load got no answer$/)
+  const row = keyFigures(/** @type {NonNullable<typeof analysis.summary>} */ (analysis.summary)).find(([name]) => name === 'Load')
+  assert.match(row?.[1] ?? '', /^[\d,]+ req\/s, no request answered, [\d,]+ errors$/)
 })
 
 test('a loop stuck for good, known only from the worker\'s lines, is event-loop-blocked', () => {
