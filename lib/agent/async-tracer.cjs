@@ -16,7 +16,10 @@
  * called, Node routes every callback of the app through a JavaScript
  * trampoline for as long as the process lives, traced or not.
  *
- * One request in `sample` is traced; the others are only counted. The hooks
+ * One request in `sample` is traced; the others are only counted. And until
+ * `minTraced` are, any request that starts while none is traced is traced
+ * too, whatever the share: at any concurrency a short run traces enough
+ * requests to judge. The hooks
  * are on only while a traced request is in flight, but then every request
  * that runs beside it pays for them too: so a request is traced only while
  * no more than one in `sample` of all requests so far has started under the
@@ -24,6 +27,11 @@
  * one in fifty times that. And no more than `perSecond` are traced in any
  * second (0: no limit), so that a server answering 50,000 requests a second
  * does not pay for a thousand traces a second it has no use for.
+ *
+ * A request that writes to a connection it did not open (a pool's) waits for
+ * its answer in the connection's context: from that write until another
+ * writes, the connection's callbacks count as the request's, under an
+ * operation of type SOCKETREPLY that stands for the wait (socket-writes.cjs).
  *
  * A traced request is handed over as one JSON line when it finishes, is
  * aborted, or runs longer than `maxTraceMs`; requests still open when
@@ -33,22 +41,29 @@ const { createHook, executionAsyncId } = require('node:async_hooks')
 const diagnostics = require('node:diagnostics_channel')
 const { promiseHooks } = require('node:v8')
 const { CallSites } = require('./call-sites.cjs')
+const { socketAsyncId, watchSocketWrites } = require('./socket-writes.cjs')
 
 /** On a traced promise: its operation. */
 const OP = Symbol('dyno.async.op')
 
 /**
- * Operations Node makes for its own bookkeeping (ticks of streams, writes of
- * a response): traced, since the request's work can continue from them, but
- * not worth a stack each.
+ * Operations Node makes for its own bookkeeping (writes of a response):
+ * traced, since the request's work can continue from them, but not worth a
+ * stack each. Ticks have one: a client library often writes to its
+ * connection from a tick the app's call scheduled (pg-pool does).
  */
-const NO_SITE = new Set(['TickObject', 'WRITEWRAP', 'SHUTDOWNWRAP', 'HTTPINCOMINGMESSAGE', 'HTTPSERVERASYNCRESOURCE'])
+const NO_SITE = new Set(['WRITEWRAP', 'SHUTDOWNWRAP', 'HTTPINCOMINGMESSAGE', 'HTTPSERVERASYNCRESOURCE'])
+/** How far up the operations that made it a reply looks for the app's code, when the write had none on its stack. */
+const REPLY_SITE_DEPTH = 4
 
 /** Defaults; dyno passes its own. */
 const DEFAULT_SAMPLE = 100
 const DEFAULT_PER_SECOND = 50
 const DEFAULT_MAX_OPS = 5000
 const DEFAULT_MAX_TRACE_MS = 60_000
+const DEFAULT_MIN_TRACED = 25
+/** Ids of the SOCKETREPLY operations, far above any async id of the process's. */
+const FIRST_REPLY_ID = 2 ** 40
 
 /**
  * One operation: what it is, where it was made, from what, and when
@@ -60,7 +75,7 @@ const DEFAULT_MAX_TRACE_MS = 60_000
  * @property {number} trigger the operation it was made from (for a promise from `await` or `then`: the promise awaited)
  * @property {number} exec the operation whose callback or continuation made it
  * @property {number} created
- * @property {number} resolved a promise's resolution
+ * @property {number} resolved a promise's resolution; for a SOCKETREPLY, the last thing the request did in the reply's callbacks
  * @property {number} before its first callback or continuation began
  * @property {number} resolvedBy the operation whose callback resolved it
  * @property {number} made how many operations its callbacks made so far
@@ -69,10 +84,12 @@ const DEFAULT_MAX_TRACE_MS = 60_000
 class Trace {
   /**
    * @param {number} id
-   * @param {{ method?: string, url?: string }} request
+   * @param {{ method?: string, url?: string, socket?: object }} request
    */
   constructor (id, request) {
     this.id = id
+    /** The connection the request came in on: writing the answer to it is no wait. */
+    this.socket = request.socket
     this.start = performance.now()
     this.startEpoch = performance.timeOrigin + this.start
     this.method = String(request.method || '')
@@ -90,7 +107,7 @@ class Trace {
 }
 
 /**
- * @param {{ sample?: number, perSecond?: number, maxOps?: number, maxTraceMs?: number }} options
+ * @param {{ sample?: number, perSecond?: number, minTraced?: number, maxOps?: number, maxTraceMs?: number }} options
  * @param {(text: string, counts: object) => void} emit receives JSON lines (sites first) and the counts so far
  */
 function startTracer (options, emit) {
@@ -98,6 +115,7 @@ function startTracer (options, emit) {
   const perSecond = options.perSecond === undefined ? DEFAULT_PER_SECOND : Math.max(0, Math.floor(Number(options.perSecond) || 0))
   const maxOps = Number(options.maxOps) || DEFAULT_MAX_OPS
   const maxTraceMs = Number(options.maxTraceMs) || DEFAULT_MAX_TRACE_MS
+  const minTraced = options.minTraced === undefined ? DEFAULT_MIN_TRACED : Math.max(0, Math.floor(Number(options.minTraced) || 0))
   const sites = new CallSites()
   /** Traced requests in flight, by their request object. @type {Map<object, Trace>} */
   const inFlight = new Map()
@@ -109,6 +127,13 @@ function startTracer (options, emit) {
    * @type {Map<number, Trace>}
    */
   const owner = new Map()
+  /**
+   * Connections a traced request wrote to last, by the async id their
+   * callbacks run in: their callbacks run as the request's SOCKETREPLY operation.
+   * @type {Map<number, Op>}
+   */
+  const replies = new Map()
+  let nextReplyId = FIRST_REPLY_ID
   /** hooked: requests that started while the hooks were on (and paid for them) */
   const counts = { requests: 0, finished: 0, traced: 0, hooked: 0 }
   let nextId = 1
@@ -128,6 +153,12 @@ function startTracer (options, emit) {
     inFlight.clear()
     live.clear()
     owner.clear()
+    replies.clear()
+  }
+
+  /** The operation code running in `id` counts as: a connection's reply, or the id itself. @param {number} id */
+  function asOp (id) {
+    return replies.get(id)?.id ?? id
   }
 
   function init (/** @type {number} */ id, /** @type {string} */ type, /** @type {number} */ trigger, /** @type {any} */ resource) {
@@ -140,13 +171,14 @@ function startTracer (options, emit) {
 
   /** @param {number} id @param {string} type @param {number} trigger @param {any} resource */
   function record (id, type, trigger, resource) {
-    const exec = executionAsyncId()
+    const running = executionAsyncId()
+    const exec = asOp(running)
     const trace = owner.get(exec)
     if (trace === undefined) return
     owner.set(id, trace)
     const now = performance.now()
     const maker = live.get(exec)
-    if (maker !== undefined && maker.before === -1) maker.before = now
+    if (maker !== undefined) began(maker, now)
     if (trace.ops.length >= maxOps) {
       trace.dropped++
       return
@@ -154,21 +186,23 @@ function startTracer (options, emit) {
     let site = -1
     if (!NO_SITE.has(type)) site = maker !== undefined && maker.site >= 0 ? sites.within(maker.site, maker.made++, type, init) : sites.capture(init, type === 'PROMISE')
     /** @type {Op} */
-    const op = { id, type, site, trigger, exec, created: now, resolved: -1, before: -1, resolvedBy: -1, made: 0 }
+    const op = { id, type, site, trigger: trigger === running ? exec : trigger, exec, created: now, resolved: -1, before: -1, resolvedBy: -1, made: 0 }
     trace.ops.push(op)
     live.set(id, op)
     if (type === 'PROMISE') resource[OP] = op
   }
 
   /**
-   * The callback of operation `id` is running at `now`: the first sign of it
+   * The callback of an operation is running at `now`: the first sign of it
    * is its start. (A hook on every callback's start would cost every
-   * callback of the app a call into JavaScript.)
-   * @param {number} id @param {number} now
+   * callback of the app a call into JavaScript.) A reply's wait ends with the
+   * last sign: an answer may come in many reads.
+   * @param {Op | undefined} op @param {number} now
    */
-  function began (id, now) {
-    const op = live.get(id)
-    if (op !== undefined && op.before === -1) op.before = now
+  function began (op, now) {
+    if (op === undefined) return
+    if (op.before === -1) op.before = now
+    if (op.type === 'SOCKETREPLY') op.resolved = now
   }
 
   // Promises are followed through V8's own promise hooks, which call here directly.
@@ -186,10 +220,49 @@ function startTracer (options, emit) {
     try {
       const op = promise[OP]
       if (op === undefined || op.resolved !== -1) return
-      const by = executionAsyncId()
+      const by = asOp(executionAsyncId())
       op.resolved = performance.now()
       op.resolvedBy = by
-      began(by, op.resolved)
+      began(live.get(by), op.resolved)
+    } catch {
+      stopForGood()
+    }
+  }
+
+  /**
+   * A write to a socket: when a traced request writes to a connection it did
+   * not open, it waits for the answer from now on.
+   * @param {import('node:net').Socket} socket
+   */
+  function socketWritten (socket) {
+    try {
+      const id = socketAsyncId(socket)
+      if (id < 0) return
+      const exec = asOp(executionAsyncId())
+      const trace = owner.get(exec)
+      const held = replies.get(id)
+      if (held !== undefined) replies.delete(id)
+      // Written by an untraced request, or opened by the request itself (its callbacks are its own).
+      if (trace === undefined || socket === trace.socket || owner.get(id) === trace) return
+      const now = performance.now()
+      const maker = live.get(exec)
+      began(maker, now)
+      if (trace.ops.length >= maxOps) {
+        trace.dropped++
+        return
+      }
+      let site = maker !== undefined && maker.site >= 0 ? sites.within(maker.site, maker.made++, 'SOCKETREPLY', socketWritten) : sites.capture(socketWritten, false)
+      // Written from a tick the app's code scheduled: that code. Not from another reply: a pool
+      // that sends a queued query when the one before is answered does so by itself.
+      for (let up = maker, depth = 0; !sites.isApp(site) && up !== undefined && up.type !== 'SOCKETREPLY' && depth < REPLY_SITE_DEPTH; up = live.get(up.exec), depth++) {
+        if (sites.isApp(up.site)) site = up.site
+      }
+      /** @type {Op} */
+      const op = { id: nextReplyId++, type: 'SOCKETREPLY', site, trigger: exec, exec, created: now, resolved: -1, before: -1, resolvedBy: -1, made: 0 }
+      trace.ops.push(op)
+      live.set(op.id, op)
+      owner.set(op.id, trace)
+      replies.set(id, op)
     } catch {
       stopForGood()
     }
@@ -198,14 +271,20 @@ function startTracer (options, emit) {
   const hook = createHook({ init })
   /** @type {(() => void) | null} */
   let stopPromiseHooks = null
+  /** @type {(() => void) | null} */
+  let stopSocketWrites = null
   function enable () {
     hook.enable()
     stopPromiseHooks = /** @type {() => void} */ (promiseHooks.createHook({ before: promiseBefore, settled: promiseSettled }))
+    stopSocketWrites = watchSocketWrites(socketWritten)
   }
   function disable () {
     hook.disable()
     stopPromiseHooks?.()
     stopPromiseHooks = null
+    stopSocketWrites?.()
+    stopSocketWrites = null
+    replies.clear()
   }
 
   diagnostics.subscribe('http.server.request.start', guarded((message) => {
@@ -213,7 +292,9 @@ function startTracer (options, emit) {
     counts.requests++
     const hooked = inFlight.size > 0
     if (hooked) counts.hooked++
-    if ((counts.requests - 1) % sample !== 0 || counts.hooked > counts.requests / sample || !withinRate()) {
+    const sampled = (counts.requests - 1) % sample === 0 && counts.hooked <= counts.requests / sample
+    const wanted = sampled || (counts.traced < minTraced && !hooked)
+    if (!wanted || !withinRate()) {
       // The handler runs in its connection's async id, which an earlier request may still own.
       if (hooked) owner.delete(executionAsyncId())
       return
@@ -235,7 +316,9 @@ function startTracer (options, emit) {
     counts.finished++
     if (inFlight.size === 0) return
     const trace = inFlight.get(request)
-    if (trace) finish(request, trace, 'finished', response.statusCode)
+    if (!trace) return
+    began(live.get(asOp(executionAsyncId())), performance.now())
+    finish(request, trace, 'finished', response.statusCode)
   }))
 
   /** Whether one more trace may start in this second; counts it if so. */
@@ -277,6 +360,7 @@ function startTracer (options, emit) {
     lines.push(serialize(trace, how, trace.now(), status))
     inFlight.delete(request)
     for (const op of trace.ops) live.delete(op.id)
+    for (const [id, op] of replies) if (owner.get(op.id) === trace) replies.delete(id)
     if (inFlight.size === 0) {
       owner.clear()
       disable()

@@ -15,15 +15,19 @@ import { fileURLToPath } from 'node:url'
  * @property {number} id
  * @property {SiteFrame[]} frames the app's own frames, innermost first; Node's or a dependency's when `app` is false
  * @property {boolean} app
+ * @property {boolean} own the innermost frame is the app's: made by the app's own code, not inside a library it called
+ *   (true in runs recorded before dyno told the two apart)
+ * @property {SiteFrame | null} callee the function of Node's or a dependency's that the app's code called to make it
  *
  * @typedef {object} AsyncOp one async operation of a traced request; times in ms from the request's start, -1 for never
  * @property {number} id async id
- * @property {string} type async_hooks type: PROMISE, Timeout, FSREQCALLBACK, TCPWRAP, …
+ * @property {string} type async_hooks type: PROMISE, Timeout, FSREQCALLBACK, TCPWRAP, …; SOCKETREPLY for a wait
+ *   on the answer of a connection the request did not open (a pool's): made by the write, settled when the answer's callback ran
  * @property {number} site -1 when not captured (Node's bookkeeping operations)
  * @property {number} trigger the operation it was made from; for a promise made by `await` or `then`, the promise awaited
  * @property {number} exec the operation whose callback or continuation made it
  * @property {number} created
- * @property {number} resolved a promise's resolution
+ * @property {number} resolved a promise's resolution; a SOCKETREPLY's last callback
  * @property {number} before when its first callback or continuation began (for an operation other than a promise: the first thing it did, as seen by the tracer)
  * @property {number} resolvedBy the operation whose callback resolved it
  *
@@ -81,13 +85,14 @@ export function parseAsyncData (text) {
 
 /** @param {any} record @returns {AsyncSite} */
 function readSite (record) {
-  const frames = (Array.isArray(record.frames) ? record.frames : []).map((/** @type {any[]} */ f) => ({
-    fn: String(f[0] ?? ''),
-    file: toPath(String(f[1] ?? '')),
-    line: num(f[2]),
-    column: num(f[3])
-  }))
-  return { id: num(record.id), frames, app: record.app === true }
+  const frames = (Array.isArray(record.frames) ? record.frames : []).map(readFrame)
+  const callee = Array.isArray(record.callee) ? readFrame(record.callee) : null
+  return { id: num(record.id), frames, app: record.app === true, own: record.own !== false, callee }
+}
+
+/** @param {any[]} f @returns {SiteFrame} */
+function readFrame (f) {
+  return { fn: String(f[0] ?? ''), file: toPath(String(f[1] ?? '')), line: num(f[2]), column: num(f[3]) }
 }
 
 /** @param {any} record @returns {TracedRequest} */
@@ -144,7 +149,7 @@ export function opKind (type) {
   if (/^FS|^FILEHANDLE|^STATWATCHER/.test(type)) return 'fs'
   if (/^GETADDRINFO|^GETNAMEINFO|^QUERYWRAP/.test(type)) return 'dns'
   if (/^HTTP/.test(type)) return 'http'
-  if (/^(TCP|PIPE|TLS|UDP|SEND|WRITE|SHUTDOWN|JSSTREAM)/.test(type)) return 'socket'
+  if (/^(TCP|PIPE|TLS|UDP|SEND|WRITE|SHUTDOWN|JSSTREAM|SOCKETREPLY)/.test(type)) return 'socket'
   if (/^(PBKDF2|RANDOM|SCRYPT|SIGN|VERIFY|HASH|KEY|CIPHER|DERIVE|CHECKPRIME|CRYPTO)/.test(type)) return 'crypto'
   if (type === 'ZLIB') return 'zlib'
   return 'other'

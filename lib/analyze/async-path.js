@@ -20,6 +20,7 @@ import { opKind } from './async-data.js'
  * @property {number} awaitedAt the site of the app's code that continued when it was done, -1 if none
  * @property {number} start ms from the request's start
  * @property {number} end
+ * @property {string | null} waitedOn the function of Node's or a library's that made it (`fetch`, `Pool.query`), when known
  *
  * @typedef {object} Bar one operation of a request's waterfall
  * @property {number} id
@@ -76,6 +77,9 @@ function previous (graph, op) {
     if (awaited) {
       const settler = graph.byId.get(awaited.resolvedBy)
       if (settler && settler !== op && (!maker || settler.before >= maker.before)) return settler
+      // Settled from outside the request (a pooled socket's callback, a timer of another's): the
+      // promise awaited is the wait itself.
+      if (!settler && !graph.isAwait(awaited) && awaited.resolved >= 0) return awaited
     }
   }
   return maker
@@ -104,11 +108,11 @@ export function pathSteps (graph, path) {
   const steps = []
   for (let i = 0; i < path.length; i++) {
     const op = path[i]
-    if (graph.isAwait(op) && graph.byId.has(op.trigger)) continue
+    if ((graph.isAwait(op) && graph.byId.has(op.trigger)) || (!graph.isAwait(op) && !graph.isWork(op))) continue
     const end = graph.isAwait(op) ? op.before : graph.settled(op)
     if (end < 0) continue
-    const next = path.slice(i + 1).find((o) => graph.isAwait(o) && o.site >= 0)
-    steps.push({ id: op.id, type: op.type, kind: kindOf(graph, op), site: op.site, awaitedAt: next ? next.site : -1, start: op.created, end })
+    const next = path.slice(i + 1).find((o) => graph.isAppAwait(o))
+    steps.push({ id: op.id, type: op.type, kind: kindOf(graph, op), site: op.site, awaitedAt: next ? next.site : -1, start: op.created, end, waitedOn: graph.waitedOn(op) })
   }
   return steps
 }

@@ -22,19 +22,25 @@
  * @typedef {object} SerialRun
  * @property {number} site the first await's site
  * @property {number[]} sites
+ * @property {number[]} frames which frame of each site is its line (see Step)
  * @property {string[]} places their lines
  * @property {number[]} waits ms each
+ * @property {(string | null)[]} waitedOn what each waited on, when known
+ * @property {boolean} callbacks callback-style waits, each started in the callback of the one before
  * @property {number} sumMs
  * @property {number} longestMs
  *
  * @typedef {object} Loop
  * @property {number} site the await repeated
+ * @property {number} frame which frame of the site is its line (see Step)
  * @property {string} place its line
  * @property {number} count iterations
  * @property {number[]} iterations ms each
  * @property {number} totalMs
  * @property {number} allMs with Promise.all: the longest iteration
  * @property {number} limitedMs with LIMIT at a time
+ * @property {string | null} waitedOn what the await waited on, when known
+ * @property {boolean} callbacks callback-style: each turn started in the callback of the one before
  *
  * @typedef {object} FanOut
  * @property {number} site where the operations were made
@@ -46,6 +52,7 @@
  * @property {number} serviceMs the shortest wait: one operation's own time
  * @property {number} atOnce how many were served at once, by the first wave of them to settle
  * @property {number} spanMs from the first made to the last settled
+ * @property {string | null} waitedOn what the operations were made by, when known
  */
 
 /** How many times one site must be awaited in sequence to be a loop. */
@@ -134,12 +141,15 @@ function firstLoop (steps) {
     to,
     loop: {
       site: head.site,
+      frame: head.frame,
       place: head.place,
       count: at.length,
       iterations,
       totalMs: sum(iterations),
       allMs: Math.max(...iterations),
-      limitedMs: limitedTime(iterations, LIMIT)
+      limitedMs: limitedTime(iterations, LIMIT),
+      waitedOn: head.waitedOn,
+      callbacks: head.callback
     }
   }
 }
@@ -156,7 +166,7 @@ function serialRuns (steps) {
   const close = () => {
     if (run.length >= 2) {
       const waits = run.map((s) => s.end - s.start)
-      runs.push({ site: run[0].site, sites: run.map((s) => s.site), places: run.map((s) => s.place), waits, sumMs: sum(waits), longestMs: Math.max(...waits) })
+      runs.push({ site: run[0].site, sites: run.map((s) => s.site), frames: run.map((s) => s.frame), places: run.map((s) => s.place), waits, waitedOn: run.map((s) => s.waitedOn), callbacks: run[0].callback, sumMs: sum(waits), longestMs: Math.max(...waits) })
     }
   }
   for (const step of steps) {
@@ -222,7 +232,8 @@ export function findFanOuts (graph) {
       waits,
       serviceMs,
       atOnce: firstWave(settled.map((op) => graph.settled(op))),
-      spanMs: Math.max(...settled.map((op) => graph.settled(op))) - ops[0].created
+      spanMs: Math.max(...settled.map((op) => graph.settled(op))) - ops[0].created,
+      waitedOn: graph.waitedOn(ops[0])
     })
   }
   return fanOuts

@@ -1,3 +1,5 @@
+import { opKind } from './async-data.js'
+
 /**
  * One traced request's operations as a graph: which promises are awaits (made
  * by `await` or `.then`, waiting on another), and the chains of waits in which
@@ -20,6 +22,10 @@
  * @property {number} start when the work waited for was started
  * @property {number} end when it settled
  * @property {boolean} serial started only after the previous step of its chain resumed
+ * @property {string | null} waitedOn the function of Node's or a library's that made the work (`fetch`, `Pool.query`), when known
+ * @property {boolean} callback a callback's wait (callback-style code), not an await's
+ * @property {number} frame which of the site's frames is the step's line: 0 for an await; for a callback's wait,
+ *   the first where the chain's steps part (a query helper of the app's, called from three lines, is three places)
  */
 
 /** A wait shorter than this (an `await` of a value at hand) is not a step. */
@@ -42,9 +48,13 @@ export class RequestGraph {
     this.workExecs = null
   }
 
-  /** @param {AsyncOp} op when it settled: a promise's resolution, another operation's callback; -1 for never */
+  /**
+   * When it settled: a promise's resolution, the last callback of a pooled
+   * connection's reply, another operation's callback; -1 for never.
+   * @param {AsyncOp} op
+   */
   settled (op) {
-    return op.type === 'PROMISE' ? op.resolved : op.before
+    return op.type === 'PROMISE' || op.type === 'SOCKETREPLY' ? op.resolved : op.before
   }
 
   /**
@@ -59,12 +69,14 @@ export class RequestGraph {
   }
 
   /**
-   * An await or `.then` in the app's own code (V8 makes promises of its own
-   * to wait on a thenable: those wait on the same thing as the app's).
+   * An await or `.then` in the app's own code: not one inside a library the
+   * app called (pg-pool's `.catch` on the promise it returns), nor one V8
+   * makes to wait on a thenable (those wait on the same thing as the app's).
    * @param {AsyncOp} op
    */
   isAppAwait (op) {
-    return this.isAwait(op) && this.sites.get(op.site)?.app === true
+    const site = this.sites.get(op.site)
+    return this.isAwait(op) && site?.app === true && site.own
   }
 
   /** @param {AsyncOp} op an operation of the app's, not Node's bookkeeping */
@@ -82,6 +94,20 @@ export class RequestGraph {
     return frame ? `${frame.file}:${frame.line}:${frame.column}` : `#${site}`
   }
 
+  /**
+   * What an operation waited on, named by the function of Node's or a
+   * library's that the app called to make it: for an await, that of the
+   * promise awaited.
+   * @param {AsyncOp} op
+   * @returns {string | null}
+   */
+  waitedOn (op) {
+    const work = this.isAwait(op) ? this.byId.get(op.trigger) ?? op : op
+    // A timer says what it is: `setTimeout` adds nothing.
+    if (['timer', 'tick'].includes(opKind(work.type))) return null
+    return this.sites.get(work.site)?.callee?.fn || null
+  }
+
   /** @param {number} site the function that code at `site` is in: its name and file */
   functionOf (site) {
     const frame = this.sites.get(site)?.frames[0]
@@ -90,10 +116,78 @@ export class RequestGraph {
 
   /**
    * Chains of steps: the awaits of one call of an async function, in order,
-   * and the links of a `.then` chain.
+   * the links of a `.then` chain, and callbacks each started in the one
+   * before.
    * @returns {Step[][]}
    */
   chains () {
+    return [...this.awaitChains(), ...this.callbackChains()]
+  }
+
+  /**
+   * Chains of callback-style waits: work of the app's (a query, a read, a
+   * timer) started in the callback of the work before it, directly or
+   * through Node's ticks.
+   * @returns {Step[][]}
+   */
+  callbackChains () {
+    const work = this.request.ops.filter((op) => op.type !== 'PROMISE' && this.isWork(op) && this.sites.get(op.site)?.app === true && this.settled(op) >= 0)
+    const ids = new Set(work.map((op) => op.id))
+    /** The first work each work's callback started. @type {Map<number, AsyncOp>} */
+    const next = new Map()
+    /** @type {Set<number>} */
+    const hasPrevious = new Set()
+    for (const op of work) {
+      let maker = this.byId.get(op.exec)
+      for (let depth = 0; maker && BOOKKEEPING.has(maker.type) && depth < 8; depth++) maker = this.byId.get(maker.exec)
+      if (!maker || !ids.has(maker.id) || next.has(maker.id)) continue
+      next.set(maker.id, op)
+      hasPrevious.add(op.id)
+    }
+    /** @type {Step[][]} */
+    const chains = []
+    for (const first of work) {
+      if (hasPrevious.has(first.id) || !next.has(first.id)) continue
+      /** @type {Step[]} */
+      const steps = []
+      for (let op = /** @type {AsyncOp | undefined} */ (first); op; op = next.get(op.id)) {
+        const end = this.settled(op)
+        if (end - op.created < MIN_STEP_MS) continue
+        steps.push({ op, site: op.site, place: this.stackOf(op.site), start: op.created, end, serial: true, waitedOn: this.waitedOn(op), callback: true, frame: 0 })
+      }
+      if (steps.length > 0) chains.push(this.withFrames(steps))
+    }
+    return chains
+  }
+
+  /**
+   * The steps of a callback chain, each with the first of its frames where
+   * the chain's steps part.
+   * @param {Step[]} steps
+   */
+  withFrames (steps) {
+    const stacks = steps.map((step) => this.sites.get(step.site)?.frames ?? [])
+    const depth = Math.min(...stacks.map((frames) => frames.length))
+    const key = (/** @type {import('./async-data.js').SiteFrame | undefined} */ f) => f ? `${f.file}:${f.line}:${f.column}` : ''
+    let frame = 0
+    while (frame < depth - 1 && stacks.every((frames) => key(frames[frame]) === key(stacks[0][frame]))) frame++
+    if (stacks.every((frames) => key(frames[frame]) === key(stacks[0][frame]))) frame = 0
+    for (const step of steps) step.frame = frame
+    return steps
+  }
+
+  /**
+   * The app's frames of a site, as a key: a callback's wait made by one
+   * helper from different places is as many places.
+   * @param {number} site
+   */
+  stackOf (site) {
+    const frames = this.sites.get(site)?.frames ?? []
+    return frames.length > 0 ? frames.map((f) => `${f.file}:${f.line}:${f.column}`).join('<') : `#${site}`
+  }
+
+  /** @returns {Step[][]} */
+  awaitChains () {
     const awaits = this.request.ops.filter((op) => this.isAppAwait(op))
     /** Awaits by the operation whose continuation made them. @type {Map<number, AsyncOp[]>} */
     const byExec = new Map()
@@ -164,13 +258,41 @@ export class RequestGraph {
         step = { start: awaited ? awaited.created : op.created, end: end >= 0 ? end : op.before }
       }
       if (step && step.end >= 0 && step.end - step.start >= MIN_STEP_MS) {
-        steps.push({ op, site: op.site, place: this.placeOf(op.site), start: step.start, end: step.end, serial: step.start >= resumedAt - 0.05 })
+        steps.push({ op, site: op.site, place: this.placeOf(op.site), start: step.start, end: step.end, serial: step.start >= resumedAt - 0.05, waitedOn: this.waitedOn(op), callback: false, frame: 0 })
       }
       if (op.before >= 0) resumedAt = op.before
       previous = op
     }
     if (steps.length > 0) steps[0].serial = true
-    return steps
+    return this.byExpression(steps)
+  }
+
+  /**
+   * One step for the awaits of one expression: `await (await fetch(url)).json()`
+   * waits twice on one line, at two columns, for one piece of work. An await
+   * at a column already seen starts a new step (a loop's next turn).
+   * @param {Step[]} steps
+   * @returns {Step[]}
+   */
+  byExpression (steps) {
+    /** @type {Step[]} */
+    const merged = []
+    /** @type {Set<number>} */
+    let columns = new Set()
+    let line = ''
+    for (const step of steps) {
+      const frame = this.sites.get(step.site)?.frames[0]
+      const last = merged[merged.length - 1]
+      if (last && frame && `${frame.file}:${frame.line}` === line && !columns.has(frame.column) && step.start >= last.start) {
+        last.end = Math.max(last.end, step.end)
+        columns.add(frame.column)
+        continue
+      }
+      merged.push({ ...step })
+      line = frame ? `${frame.file}:${frame.line}` : ''
+      columns = new Set(frame ? [frame.column] : [])
+    }
+    return merged
   }
 
   /** @param {AsyncOp} op whether its continuation started work of the app's */

@@ -33,9 +33,11 @@ import { RequestGraph } from './async-request.js'
  * @property {number} requests traced requests it was seen in
  * @property {SerialDetail | LoopDetail | FanOutDetail} detail
  *
- * @typedef {{ awaits: { location: Location, ms: number }[], sumMs: number, longestMs: number }} SerialDetail
- * @typedef {{ count: number, eachMs: number, totalMs: number, allMs: number, limitedMs: number, limit: number }} LoopDetail
- * @typedef {{ type: string, count: number, firstMs: number, lastMs: number, serviceMs: number, atOnce: number, spanMs: number, madeAt: Location }} FanOutDetail
+ * @typedef {{ awaits: { location: Location, ms: number, waitedOn: string | null }[], sumMs: number, longestMs: number, callbacks: boolean }} SerialDetail
+ *   waitedOn: the function of Node's or a library's that made what was awaited (`fetch`, `Pool.query`), when known;
+ *   callbacks: callback-style waits, each started in the callback of the one before, not awaits
+ * @typedef {{ count: number, eachMs: number, totalMs: number, allMs: number, limitedMs: number, limit: number, waitedOn: string | null, callbacks: boolean }} LoopDetail
+ * @typedef {{ type: string, count: number, firstMs: number, lastMs: number, serviceMs: number, atOnce: number, spanMs: number, madeAt: Location, waitedOn: string | null }} FanOutDetail
  *
  * @typedef {object} RequestView a request's critical path and waterfall
  * @property {number} id
@@ -61,6 +63,8 @@ import { RequestGraph } from './async-request.js'
  * @typedef {object} AsyncAnalysis
  * @property {import('./async-data.js').AsyncCounts} counts
  * @property {{ total: number, finished: number, open: number, aborted: number, analyzed: number }} traced
+ * @property {boolean} tooFew fewer than MIN_JUDGED traced requests finished while the app finished more:
+ *   no finding then says little
  * @property {{ medianMs: number, maxMs: number } | null} latency of the traced requests that finished
  * @property {AsyncFinding[]} findings by time per request, most first
  * @property {RequestView | null} typical the traced request of median latency
@@ -73,6 +77,8 @@ import { RequestGraph } from './async-request.js'
 export const MIN_SAVING_MS = 1
 /** Nor one that saves less than this share of the typical request. */
 export const MIN_SAVING_SHARE = 0.02
+/** Traced requests that must finish before "no finding" means something. */
+export const MIN_JUDGED = 20
 /** The most call-site groups kept. */
 export const MAX_CALL_SITES = 200
 
@@ -120,6 +126,7 @@ export function analyzeAsync (data) {
       aborted: data.requests.filter((r) => r.how === 'aborted').length,
       analyzed: analyzed.length
     },
+    tooFew: finished.length < MIN_JUDGED && finished.length < data.counts.finished,
     latency,
     findings,
     typical,
@@ -155,7 +162,7 @@ class FindingCollector {
   /** @param {Map<number, AsyncSite>} sites */
   constructor (sites) {
     this.sites = sites
-    /** @type {Map<string, { kind: FindingKind, site: number, requests: Set<number>, costMs: number, savingMs: number, instances: any[] }>} */
+    /** @type {Map<string, { kind: FindingKind, site: number, frame: number, requests: Set<number>, costMs: number, savingMs: number, instances: any[] }>} */
     this.byKey = new Map()
     /** @type {Set<number>} */
     this.usedSites = new Set()
@@ -168,19 +175,19 @@ class FindingCollector {
    * @param {import('./async-patterns.js').FanOut[]} fanOuts
    */
   add (request, serial, loops, fanOuts) {
-    for (const run of serial) this.count('serial-awaits', run.places.join(','), run.site, request, run.sumMs, run.sumMs - run.longestMs, run)
-    for (const loop of loops) this.count('await-in-loop', loop.place, loop.site, request, loop.totalMs, loop.totalMs - loop.allMs, loop)
-    for (const fan of fanOuts) this.count('unbounded-fan-out', fan.place, fan.awaitedAt >= 0 ? fan.awaitedAt : fan.site, request, fan.spanMs, fan.spanMs - fan.serviceMs, fan)
+    for (const run of serial) this.count('serial-awaits', run.places.join(','), run.site, run.frames[0], request, run.sumMs, run.sumMs - run.longestMs, run)
+    for (const loop of loops) this.count('await-in-loop', loop.place, loop.site, loop.frame, request, loop.totalMs, loop.totalMs - loop.allMs, loop)
+    for (const fan of fanOuts) this.count('unbounded-fan-out', fan.place, fan.awaitedAt >= 0 ? fan.awaitedAt : fan.site, 0, request, fan.spanMs, fan.spanMs - fan.serviceMs, fan)
   }
 
   /**
-   * @param {FindingKind} kind @param {string} place @param {number} site
+   * @param {FindingKind} kind @param {string} place @param {number} site @param {number} frame
    * @param {TracedRequest} request @param {number} costMs @param {number} savingMs @param {any} instance
    */
-  count (kind, place, site, request, costMs, savingMs, instance) {
+  count (kind, place, site, frame, request, costMs, savingMs, instance) {
     const key = `${kind}:${place}`
     let entry = this.byKey.get(key)
-    if (!entry) this.byKey.set(key, (entry = { kind, site, requests: new Set(), costMs: 0, savingMs: 0, instances: [] }))
+    if (!entry) this.byKey.set(key, (entry = { kind, site, frame, requests: new Set(), costMs: 0, savingMs: 0, instances: [] }))
     entry.requests.add(request.id)
     entry.costMs += costMs
     entry.savingMs += savingMs
@@ -199,14 +206,15 @@ class FindingCollector {
       if (entry.kind === 'serial-awaits') {
         const first = /** @type {import('./async-patterns.js').SerialRun} */ (instances[0])
         detail = {
-          awaits: first.sites.map((site, i) => ({ location: this.location(site), ms: mean(instances.map((r) => r.waits[i])) })),
+          awaits: first.sites.map((site, i) => ({ location: this.location(site, first.frames[i]), ms: mean(instances.map((r) => r.waits[i])), waitedOn: first.waitedOn[i] ?? null })),
           sumMs: mean(instances.map((r) => r.sumMs)),
-          longestMs: mean(instances.map((r) => r.longestMs))
+          longestMs: mean(instances.map((r) => r.longestMs)),
+          callbacks: first.callbacks
         }
       } else if (entry.kind === 'await-in-loop') {
         const count = mean(instances.map((l) => l.count))
         const totalMs = mean(instances.map((l) => l.totalMs))
-        detail = { count, eachMs: totalMs / count, totalMs, allMs: mean(instances.map((l) => l.allMs)), limitedMs: mean(instances.map((l) => l.limitedMs)), limit: LIMIT }
+        detail = { count, eachMs: totalMs / count, totalMs, allMs: mean(instances.map((l) => l.allMs)), limitedMs: mean(instances.map((l) => l.limitedMs)), limit: LIMIT, waitedOn: instances[0].waitedOn ?? null, callbacks: instances[0].callbacks }
       } else {
         detail = {
           type: instances[0].type,
@@ -216,12 +224,13 @@ class FindingCollector {
           serviceMs: mean(instances.map((f) => f.serviceMs)),
           atOnce: mean(instances.map((f) => f.atOnce)),
           spanMs: mean(instances.map((f) => f.spanMs)),
-          madeAt: this.location(instances[0].site)
+          madeAt: this.location(instances[0].site),
+          waitedOn: instances[0].waitedOn ?? null
         }
       }
       return {
         kind: entry.kind,
-        location: this.location(entry.site),
+        location: this.location(entry.site, entry.frame),
         perRequestMs: entry.costMs / requests,
         savingMs: entry.savingMs / requests,
         requests: entry.requests.size,
@@ -230,20 +239,21 @@ class FindingCollector {
     })
   }
 
-  /** @param {number} site @returns {Location} */
-  location (site) {
+  /** @param {number} site @param {number} [frame] which of its frames @returns {Location} */
+  location (site, frame = 0) {
     this.usedSites.add(site)
-    return siteLocation(this.sites.get(site))
+    return siteLocation(this.sites.get(site), frame)
   }
 }
 
 /**
- * Where a site is, by its innermost frame.
+ * Where a site is, by its innermost frame, or another of its frames.
  * @param {AsyncSite | undefined} site
+ * @param {number} [index]
  * @returns {Location}
  */
-export function siteLocation (site) {
-  const frame = site?.frames[0]
+export function siteLocation (site, index = 0) {
+  const frame = site?.frames[index] ?? site?.frames[0]
   return frame ? { file: frame.file, line: frame.line, column: frame.column, fn: frame.fn } : { file: '', line: 0, column: 0, fn: '' }
 }
 

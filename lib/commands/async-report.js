@@ -67,7 +67,7 @@ export function asyncResult (analysis) {
     status: view.status,
     how: view.how,
     durationMs: ms(view.durationMs),
-    criticalPath: view.steps.map((s) => ({ kind: opKind(s.type), type: s.type, startMs: ms(s.start), endMs: ms(s.end), madeAt: place(s.site), awaitedAt: s.awaitedAt >= 0 ? place(s.awaitedAt) : null }))
+    criticalPath: view.steps.map((s) => ({ kind: opKind(s.type), type: s.type, startMs: ms(s.start), endMs: ms(s.end), madeAt: place(s.site), awaitedAt: s.awaitedAt >= 0 ? place(s.awaitedAt) : null, waitedOn: s.waitedOn }))
   }
   return {
     schemaVersion: ASYNC_SCHEMA_VERSION,
@@ -78,7 +78,8 @@ export function asyncResult (analysis) {
       open: analysis.traced.open,
       aborted: analysis.traced.aborted,
       sample: analysis.counts.sample,
-      perSecond: analysis.counts.perSecond
+      perSecond: analysis.counts.perSecond,
+      tooFew: analysis.tooFew
     },
     latency: analysis.latency && { medianMs: ms(analysis.latency.medianMs), maxMs: ms(analysis.latency.maxMs) },
     findings: analysis.findings.map((f) => ({

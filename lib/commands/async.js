@@ -8,6 +8,12 @@ import { observeRun, servingProcess } from './observed-run.js'
 export const DEFAULT_SAMPLE = 100
 /** At most this many requests are traced a second, unless --max-rate says otherwise. */
 export const DEFAULT_MAX_RATE = 50
+/**
+ * The first this many requests are traced one after another, whatever
+ * --sample says: at fifty connections, one in a hundred would trace one
+ * request in thousands (each trace puts the requests beside it under the hooks).
+ */
+export const MIN_TRACED = 25
 
 /**
  * @typedef {import('./observed-run.js').ObservingOptions & { sample: number, maxRate: number }} AsyncOptions
@@ -32,7 +38,7 @@ export const DEFAULT_MAX_RATE = 50
 export async function runAsync (options, io) {
   const traced = (/** @type {import('../observe/processes.js').ProcessRecord} */ process) => size(asyncFile(process))
   const run = await observeRun('async', options, io, {
-    collectors: { async: { sample: options.sample, perSecond: options.maxRate } },
+    collectors: { async: { sample: options.sample, perSecond: options.maxRate, minTraced: MIN_TRACED } },
     busy: traced,
     options: { sample: options.sample, maxRate: options.maxRate }
   })

@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url'
+import { MIN_JUDGED } from '../analyze/async.js'
 import { explainFinding, ms, placeNamer } from './async-words.js'
 import { count } from './format.js'
 import { sharedPortLine } from './shared-port.js'
@@ -23,8 +24,11 @@ export function renderAsyncSummary (rendered, style) {
   if (analysis.traced.total > 0) {
     out.push('')
     if (analysis.findings.length === 0) {
-      out.push(`No serial awaits, awaits in loops or unbounded fan-outs in the ${count(analysis.traced.analyzed)} requests traced.`)
+      out.push(analysis.tooFew
+        ? style.yellow(`Too few requests traced to judge: ${tooFewWords(analysis)}`)
+        : `No serial awaits, awaits in loops or unbounded fan-outs in the ${count(analysis.traced.analyzed)} requests traced.`)
     } else {
+      if (analysis.tooFew) out.push(style.yellow(`Few requests traced: ${tooFewWords(analysis)}`), '')
       out.push(style.bold('Findings, by time per request'))
       for (const finding of analysis.findings) out.push(...findingLines(finding, where, style))
     }
@@ -34,6 +38,12 @@ export function renderAsyncSummary (rendered, style) {
   if (meta.end) out.push('', `The app ${meta.end.how}.`)
   out.push('', `Report: ${pathToFileURL(rendered.html).href}`)
   return out.join('\n') + '\n'
+}
+
+/** @param {import('../analyze/async.js').AsyncAnalysis} analysis */
+function tooFewWords (analysis) {
+  return `${count(analysis.traced.finished)} finished of the ${count(analysis.counts.finished)} the app answered; ` +
+    `a longer load, or a higher --max-rate, traces more (${MIN_JUDGED} or more say something).`
 }
 
 /** @param {import('../analyze/async.js').AsyncAnalysis} analysis */
@@ -70,14 +80,40 @@ function findingLines (finding, where, style) {
  */
 function pathLines (view, title, where, style) {
   const lines = [style.bold(`${title}: ${view.method} ${view.path}, ${ms(view.durationMs)}${view.how === 'finished' ? '' : ` (${view.how})`}; its critical path`)]
-  const worth = view.steps.filter((s) => s.end - s.start >= Math.max(0.5, view.durationMs * 0.01))
+  const worth = pathGroups(view.steps).filter((g) => g.end - g.start >= Math.max(0.5, view.durationMs * 0.01))
   if (worth.length === 0) lines.push('  no wait on it: the time went to running code')
   const shown = worth.slice(0, MAX_PATH_LINES)
   const width = Math.max(...shown.map((s) => ms(s.end).length))
-  for (const step of shown) {
+  for (const group of shown) {
+    const step = group.steps.find((s) => s.waitedOn) ?? group.steps.reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a))
     const awaited = step.awaitedAt >= 0 ? `, awaited at ${where.site(step.awaitedAt)}` : ''
-    lines.push(`  ${ms(step.start).padStart(width)} → ${ms(step.end).padStart(width)}  ${step.kind.padEnd(7)} made at ${where.site(step.site)}${awaited}`)
+    const what = step.waitedOn ? `${step.kind} of ${step.waitedOn}` : step.kind
+    const times = group.steps.length > 1 ? ` (${group.steps.length} in a row)` : ''
+    lines.push(`  ${ms(group.start).padStart(width)} → ${ms(group.end).padStart(width)}  ${what.padEnd(7)} made at ${where.site(step.site)}${awaited}${times}`)
   }
   if (worth.length > MAX_PATH_LINES) lines.push(`  … and ${worth.length - MAX_PATH_LINES} more waits (see the report)`)
   return lines
+}
+
+/**
+ * Consecutive waits of the path that the app's code awaited at one place (a
+ * loop's turns, the open, read and close of a readFile), as one line named by
+ * the first that says what it waited on: twenty short queries in a row are a
+ * wait worth showing though none alone is.
+ * @param {import('../analyze/async-path.js').PathStep[]} steps
+ */
+function pathGroups (steps) {
+  /** @type {{ steps: import('../analyze/async-path.js').PathStep[], start: number, end: number }[]} */
+  const groups = []
+  for (const step of steps) {
+    const last = groups[groups.length - 1]
+    const first = last?.steps[0]
+    if (last && first && first.awaitedAt === step.awaitedAt && (first.awaitedAt >= 0 || first.site === step.site)) {
+      last.steps.push(step)
+      last.end = step.end
+    } else {
+      groups.push({ steps: [step], start: step.start, end: step.end })
+    }
+  }
+  return groups
 }

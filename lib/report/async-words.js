@@ -49,22 +49,28 @@ export function explainFinding (finding, places) {
   const fn = finding.location.fn || 'An anonymous function'
   if (finding.kind === 'serial-awaits') {
     const d = /** @type {import('../analyze/async.js').SerialDetail} */ (finding.detail)
-    return [
-      `${fn} awaits ${d.awaits.length} operations one after another, each started once the one before had settled: ${d.awaits.map((a) => `${ms(a.ms)} (line ${a.location.line})`).join(', ')}.`,
-      `Started together and awaited with Promise.all, they would take the longest, ${ms(d.longestMs)}. Whether they are independent is your call.`
-    ]
+    const each = d.awaits.map((a) => `${ms(a.ms)} (line ${a.location.line}${a.waitedOn ? `, ${a.waitedOn}` : ''})`).join(', ')
+    return d.callbacks
+      ? [
+          `${fn} waits for ${d.awaits.length} operations one after another, each started in the callback of the one before: ${each}.`,
+          `Started together (Promise.all, or callbacks that count down), they would take the longest, ${ms(d.longestMs)}. Whether they are independent is your call.`
+        ]
+      : [
+          `${fn} awaits ${d.awaits.length} operations one after another, each started once the one before had settled: ${each}.`,
+          `Started together and awaited with Promise.all, they would take the longest, ${ms(d.longestMs)}. Whether they are independent is your call.`
+        ]
   }
   if (finding.kind === 'await-in-loop') {
     const d = /** @type {import('../analyze/async.js').LoopDetail} */ (finding.detail)
     return [
-      `${fn} awaits here ${decimal(d.count, 0)} times in a row, ${ms(d.eachMs)} each, ${ms(d.totalMs)} in all.`,
+      `${fn} ${d.callbacks ? 'waits for' : 'awaits'} ${d.waitedOn ? `${d.waitedOn} ` : ''}here ${decimal(d.count, 0)} times in a row${d.callbacks ? ', each started in the callback of the one before' : ''}, ${ms(d.eachMs)} each, ${ms(d.totalMs)} in all.`,
       `With Promise.all: ~${ms(d.allMs)}; ${d.limit} at a time (p-map style): ~${ms(d.limitedMs)}.`
     ]
   }
   const d = /** @type {import('../analyze/async.js').FanOutDetail} */ (finding.detail)
   const atOnce = decimal(Math.max(1, d.atOnce), 0)
   return [
-    `${decimal(d.count, 0)} operations made at once (${places.location(d.madeAt)}) wait in line: the first ${ms(d.firstMs)}, the last ${ms(d.lastMs)}; about ${atOnce} are served at a time.`,
+    `${decimal(d.count, 0)} operations made at once (${d.waitedOn ? `${d.waitedOn}, ` : ''}${places.location(d.madeAt)}) wait in line: the first ${ms(d.firstMs)}, the last ${ms(d.lastMs)}; about ${atOnce} are served at a time.`,
     `Running them ${atOnce} at a time keeps other requests from waiting behind them; fewer, batched operations save the wait.`
   ]
 }

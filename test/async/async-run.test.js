@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_SAMPLE } from '../../lib/commands/async.js'
+import { DEFAULT_SAMPLE, MIN_TRACED } from '../../lib/commands/async.js'
 import { runDyno } from '../helpers/cli.js'
 import { EXPECTED, FIXED, dynoAsync, examplePath, measuredWithin } from '../helpers/async.js'
 
@@ -68,14 +68,34 @@ test('the terminal: the load, the findings with their place and saving, the typi
   assert.match(again.stdout, /serial-awaits {2}\S*chain-serial\.cjs:10/)
 })
 
-test('by default one request in DEFAULT_SAMPLE is traced, the rest counted', async () => {
+test('by default the first MIN_TRACED requests are traced, then one in DEFAULT_SAMPLE while the hooks stay within that share', async () => {
   const run = await dynoAsync(['--json', ...load(3 * DEFAULT_SAMPLE), '--', process.execPath, examplePath('loop-all.js')])
   assert.equal(run.code, 0, run.stderr)
   const result = run.json
   assert.equal(result.requests.sample, DEFAULT_SAMPLE)
   assert.equal(result.requests.received, 3 * DEFAULT_SAMPLE)
-  assert.equal(result.requests.traced, 3)
+  // One connection: the first MIN_TRACED ran under the hooks, more than 300 requests' share of one in 100.
+  assert.equal(result.requests.traced, MIN_TRACED)
+  assert.equal(result.requests.tooFew, false)
   assert.deepEqual(result.findings, [])
+})
+
+test('at ten connections, a load of 300 requests traces twenty or more to the end, and says nothing of too few', async () => {
+  const run = await dynoAsync(['--json', '--load', '-c 10 -a 300 http://127.0.0.1:$PORT/', '--', process.execPath, examplePath('loop-serial.js')])
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(run.json.requests.received, 300)
+  assert.ok(run.json.requests.finished >= 20, `${run.json.requests.finished} traced requests finished`)
+  assert.equal(run.json.requests.tooFew, false)
+  assert.deepEqual(run.json.findings.map((/** @type {{ kind: string }} */ f) => f.kind), ['await-in-loop'])
+})
+
+test('too few traced: the terminal and the JSON say so instead of "no finding"', async () => {
+  const run = await dynoAsync(['--max-rate', '1', ...load(40), '--', process.execPath, examplePath('loop-all.js')])
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /Too few requests traced to judge: \d+ finished of the 40 the app answered; a longer load, or a higher --max-rate, traces more/)
+  assert.doesNotMatch(run.stdout, /No serial awaits/)
+  const saved = JSON.parse(readFileSync(join(/** @type {string} */ (run.folder), 'async.json'), 'utf8'))
+  assert.equal(saved.requests.tooFew, true)
 })
 
 test('no request at all: the report says so, and how to send some', async () => {
@@ -90,20 +110,6 @@ test('--sample takes a whole number from 1', async () => {
   assert.equal(run.code, 2)
   assert.match(run.stderr, /--sample/)
   assert.equal(run.stderr.trim().split('\n').length, 1)
-})
-
-test('side by side, fewer requests are traced, so that no more than one in N runs under the hooks', async () => {
-  const sample = 4
-  const connections = 8
-  const requests = 200
-  const run = await dynoAsync(['--sample', String(sample), '--json', '--load', `-c ${connections} -a ${requests} http://127.0.0.1:$PORT/`, '--', process.execPath, examplePath('loop-all.js')])
-  assert.equal(run.code, 0, run.stderr)
-  const lines = readFileSync(join(/** @type {string} */ (run.folder), 'async.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
-  const counts = lines.filter((l) => l.type === 'counts').pop()
-  assert.equal(counts.requests, requests)
-  assert.ok(counts.traced >= 1 && counts.traced < requests / sample / 2, `${counts.traced} traced`)
-  // Each trace lets the requests beside it run under the hooks: at most the share allowed, and those of the last trace.
-  assert.ok(counts.hooked <= requests / sample + connections, `${counts.hooked} hooked`)
 })
 
 test('--max-rate caps the traces a second, whatever --sample says', async () => {

@@ -13,6 +13,7 @@
  * @typedef {object} Analysis
  * @property {{ requests: number, finished: number, traced: number, sample: number }} counts
  * @property {{ total: number, finished: number, open: number, aborted: number, analyzed: number }} traced
+ * @property {boolean} tooFew fewer traced requests finished than it takes to judge
  * @property {{ medianMs: number, maxMs: number } | null} latency
  * @property {Finding[]} findings
  * @property {RequestView | null} typical

@@ -55,6 +55,10 @@ function startReport () {
       ? 'No HTTP request reached the app while it was observed: drive it with --load or --on-port.'
       : 'No request was traced: raise the share traced with --sample.'
     $('notice').hidden = false
+  } else if (analysis.tooFew) {
+    $('notice').textContent = 'Too few requests traced to judge: ' + formatCount(traced.finished) + ' finished of the ' +
+      formatCount(counts.finished) + ' the app answered. A longer load, or a higher --max-rate, traces more.'
+    $('notice').hidden = false
   }
   $('findings-count').textContent = analysis.findings.length ? '(' + analysis.findings.length + ')' : ''
   renderFindings($('findings'), analysis.findings, traced, (location) => {
