@@ -112,7 +112,9 @@ export function pathSteps (graph, path) {
     const end = graph.isAwait(op) ? op.before : graph.settled(op)
     if (end < 0) continue
     const next = path.slice(i + 1).find((o) => graph.isAppAwait(o))
-    steps.push({ id: op.id, type: op.type, kind: kindOf(graph, op), site: op.site, awaitedAt: next ? next.site : -1, start: op.created, end, waitedOn: graph.waitedOn(op) })
+    // A wait Node or a library started on its own (a write of undici's) is named by the await it ended.
+    const waitedOn = graph.waitedOn(op) ?? (next ? graph.waitedOn(next) : null)
+    steps.push({ id: op.id, type: op.type, kind: kindOf(graph, op), site: op.site, awaitedAt: next ? next.site : -1, start: op.created, end, waitedOn })
   }
   return steps
 }

@@ -15,8 +15,9 @@ import { gcMsOf, percentile, samplesIn } from './doctor-series.js'
  * @property {number} elu mean event-loop utilization, 0..1
  * @property {{ mean: number, max: number, user: number, system: number }} cpu CPU time over wall time (1 = one core); max of any second
  * @property {{ share: number, ms: number, maxPauseMs: number, pauses: Record<string, number> }} gc
- * @property {{ heapUsed: Span | null, heapTotal: number | null, rss: Span | null, external: Span | null, heapAfterFullGc: { beforeLoad: number | null, afterLoad: number | null } | null }} memory
+ * @property {{ heapUsed: Span | null, heapTotal: number | null, rss: Span | null, external: Span | null, heapAfterFullGc: { beforeLoad: number | null, afterLoad: number | null, inFlightAfter: number } | null }} memory
  *   bytes; start and end are the lows of the first and last second; heapAfterFullGc, what the app held after the full GCs dyno had it run
+ *   (inFlightAfter: requests still at work at the one after the load, though it waited for them; -1 when unknown)
  * @property {{ started: number, finished: number, perSecond: number, inFlight: number, serverLatencyMs: number | null, loopMsPerRequest: number | null }} http
  *   the app's own view; serverLatencyMs is the mean time a request spent in the app (requests in flight over requests a second)
  * @property {{ requestsPerSecond: number, latencyP50: number | null, latencyP99: number | null, errors: number, non2xx: number } | null} load
@@ -70,7 +71,7 @@ export function summarize (samples, seconds, window, load, fullGcs) {
       heapTotal: Math.max(0, ...seconds.map((s) => s.heapTotal ?? 0)) || null,
       rss: spanOf(seconds, (s) => s.rss),
       external: spanOf(seconds, (s) => s.external),
-      heapAfterFullGc: fullGcs.before || fullGcs.after ? { beforeLoad: fullGcs.before?.heapUsed ?? null, afterLoad: fullGcs.after?.heapUsed ?? null } : null
+      heapAfterFullGc: fullGcs.before || fullGcs.after ? { beforeLoad: fullGcs.before?.heapUsed ?? null, afterLoad: fullGcs.after?.heapUsed ?? null, inFlightAfter: fullGcs.after?.inFlight ?? -1 } : null
     },
     http: {
       started: total(inside, (s) => s.http?.started ?? 0),

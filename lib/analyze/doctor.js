@@ -15,6 +15,7 @@ import { summarize } from './doctor-summary.js'
  * @property {number} t epoch ms
  * @property {number} heapUsed bytes
  * @property {number} external bytes, array buffers included
+ * @property {number} [inFlight] requests still at work when it ran (the wait for them ran out), -1 when unknown
  *
  * @typedef {{ before: FullGc | null, after: FullGc | null }} FullGcs around the load; none without one
  *
@@ -33,7 +34,7 @@ import { summarize } from './doctor-summary.js'
  */
 export function fullGcOf (value) {
   if (!value || typeof value.t !== 'number' || typeof value.heapUsed !== 'number' || typeof value.external !== 'number') return null
-  return { t: value.t, heapUsed: value.heapUsed, external: value.external }
+  return { t: value.t, heapUsed: value.heapUsed, external: value.external, inFlight: typeof value.inFlight === 'number' ? value.inFlight : -1 }
 }
 
 /**

@@ -5,9 +5,9 @@ import { parseSamples } from '../analyze/doctor-series.js'
 import { collectorFile } from '../observe/processes.js'
 import { writeJson } from '../run-folder.js'
 import { FILES, renderDoctorFolder } from './doctor-report.js'
-import { observeRun, servingProcess } from './observed-run.js'
+import { observeRun, servingProcess, settleLimitMs } from './observed-run.js'
 
-/** A full GC of a heap of a few GB takes a few seconds; an app stuck in native code never answers. */
+/** A full GC of a heap of a few GB takes a few seconds; an app stuck in native code never answers. Past the wait for requests in flight. */
 const FULL_GC_TIMEOUT_MS = 10_000
 
 /**
@@ -45,7 +45,7 @@ export async function runDoctor (options, io) {
     onRound: driven
       ? async (round, agent) => {
         gcPid = agent.pid
-        fullGcs[round === 0 ? 'before' : 'after'] = await askFullGc(agent)
+        fullGcs[round === 0 ? 'before' : 'after'] = await askFullGc(agent, round === 0 ? 0 : settleLimitMs(options))
       }
       : undefined
   })
@@ -82,9 +82,11 @@ const requestsServed = (/** @type {import('../observe/processes.js').ProcessReco
 /**
  * A full GC of the app and its memory right after, or null when the app did
  * not answer: the analysis then does with the full GCs V8 ran on its own.
+ * First, up to `settleMs`, the requests still in flight end.
  * @param {import('../observe/observe.js').AgentControl} agent
+ * @param {number} settleMs
  * @returns {Promise<import('../analyze/doctor.js').FullGc | null>}
  */
-async function askFullGc (agent) {
-  return fullGcOf(await agent.ask('doctor', { action: 'full-gc' }, FULL_GC_TIMEOUT_MS).catch(() => null))
+async function askFullGc (agent, settleMs) {
+  return fullGcOf(await agent.ask('doctor', { action: 'full-gc', settleMs }, settleMs + FULL_GC_TIMEOUT_MS).catch(() => null))
 }

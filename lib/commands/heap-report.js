@@ -26,6 +26,7 @@ export const HEAP_FILES = {
  * @property {number} gcMs the full GC before it
  * @property {number} ms the GC and the snapshot: how long the app was paused
  * @property {number} bytes
+ * @property {number} [inFlight] requests still at work when it was taken, though dyno waited for them to end
  */
 
 /**

@@ -4,7 +4,7 @@ import { targetError } from '../errors.js'
 import { collectorFile } from '../observe/processes.js'
 import { writeMeta } from '../run-folder.js'
 import { renderHeapFolder } from './heap-report.js'
-import { observeRun } from './observed-run.js'
+import { observeRun, settleLimitMs } from './observed-run.js'
 
 /** The longest dyno waits for one snapshot of a large heap. */
 const SNAPSHOT_TIMEOUT_MS = 10 * 60_000
@@ -39,7 +39,7 @@ export async function runHeap (options, io) {
     busy: (p) => p.files.heap?.length ?? 0,
     options: { sampling: options.sampling, rounds: options.sampling ? 1 : options.rounds },
     loadRounds: options.sampling ? 1 : options.rounds,
-    onRound: driven ? (round, agent) => options.sampling ? sample(round, agent, options) : snapshot(round, agent, status) : undefined
+    onRound: driven ? (round, agent) => options.sampling ? sample(round, agent, options) : snapshot(round, agent, status, round === 0 ? 0 : settleLimitMs(options)) : undefined
   })
   const raw = collectorFiles(run.chosen, run.folder)
   run.meta.options = { ...run.meta.options, ...raw }
@@ -60,11 +60,12 @@ export async function runHeap (options, io) {
  * @param {number} round 0 before the load, then after each round
  * @param {import('../observe/observe.js').AgentControl} agent
  * @param {(message: string) => void} status
+ * @param {number} settleMs how long the requests still in flight may take to end first
  */
-async function snapshot (round, agent, status) {
+async function snapshot (round, agent, status, settleMs) {
   const label = round === 0 ? 'before the load' : `after round ${round}`
   status(`heap snapshot ${label}…`)
-  const reply = await agent.ask('heap', { action: 'snapshot', label }, SNAPSHOT_TIMEOUT_MS).catch((err) => ({ error: err.message }))
+  const reply = await agent.ask('heap', { action: 'snapshot', label, settleMs }, settleMs + SNAPSHOT_TIMEOUT_MS).catch((err) => ({ error: err.message }))
   if (reply.error) throw targetError('DYNO_SNAPSHOT_FAILED', `the heap snapshot ${label} failed: ${reply.error}`)
 }
 
@@ -96,7 +97,7 @@ function collectorFiles (chosen, folder) {
   if (timingsFile) {
     const lines = readFileSync(timingsFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
     const taken = new Set(snapshots.map((f) => basename(f)))
-    timings = lines.filter((t) => taken.has(t.file)).map((t) => ({ label: t.label, gcMs: t.gcMs, ms: t.ms, bytes: t.bytes }))
+    timings = lines.filter((t) => taken.has(t.file)).map((t) => ({ label: t.label, gcMs: t.gcMs, ms: t.ms, bytes: t.bytes, ...(t.inFlight > 0 ? { inFlight: t.inFlight } : {}) }))
   }
   const profile = collectorFile(chosen, 'heap', 'heapprofile')
   return {

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../load/options.js'
 import { rmSync } from 'node:fs'
 import { DynoError, targetError, usageError } from '../errors.js'
 import { describeAppEnd } from '../observe/app-end.js'
@@ -159,4 +160,14 @@ function exitCode (observed, end, driver, failure) {
   if (observed.interrupted && driver) return signalExitCode(observed.interrupted)
   if (driver ? !end.stoppedByDyno : !end.clean) return 1
   return 0
+}
+
+/**
+ * How long a reading after a round of load (a full GC, a heap snapshot)
+ * waits for the app's requests still in flight to end: as long as the load
+ * lets a request wait for its answer.
+ * @param {ObservingOptions} options
+ */
+export function settleLimitMs (options) {
+  return (options.load?.timeout ?? DEFAULTS.timeout) * 1000
 }

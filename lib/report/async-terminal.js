@@ -85,11 +85,13 @@ function pathLines (view, title, where, style) {
   const shown = worth.slice(0, MAX_PATH_LINES)
   const width = Math.max(...shown.map((s) => ms(s.end).length))
   for (const group of shown) {
-    const step = group.steps.find((s) => s.waitedOn) ?? group.steps.reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a))
-    const awaited = step.awaitedAt >= 0 ? `, awaited at ${where.site(step.awaitedAt)}` : ''
+    const step = group.steps.reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a))
+    const awaited = step.awaitedAt >= 0 ? `${where.isApp(step.site) ? ',' : ''} awaited at ${where.site(step.awaitedAt)}` : ''
     const what = step.waitedOn ? `${step.kind} of ${step.waitedOn}` : step.kind
     const times = group.steps.length > 1 ? ` (${group.steps.length} in a row)` : ''
-    lines.push(`  ${ms(group.start).padStart(width)} → ${ms(group.end).padStart(width)}  ${what.padEnd(7)} made at ${where.site(step.site)}${awaited}${times}`)
+    // Made inside Node or a library, its own place says less than the await it ended.
+    const made = where.isApp(step.site) || step.awaitedAt < 0 ? ` made at ${where.site(step.site)}` : ''
+    lines.push(`  ${ms(group.start).padStart(width)} → ${ms(group.end).padStart(width)}  ${what.padEnd(7)}${made}${awaited}${times}`)
   }
   if (worth.length > MAX_PATH_LINES) lines.push(`  … and ${worth.length - MAX_PATH_LINES} more waits (see the report)`)
   return lines
@@ -98,8 +100,8 @@ function pathLines (view, title, where, style) {
 /**
  * Consecutive waits of the path that the app's code awaited at one place (a
  * loop's turns, the open, read and close of a readFile), as one line named by
- * the first that says what it waited on: twenty short queries in a row are a
- * wait worth showing though none alone is.
+ * the longest of them: twenty short queries in a row are a wait worth showing
+ * though none alone is.
  * @param {import('../analyze/async-path.js').PathStep[]} steps
  */
 function pathGroups (steps) {

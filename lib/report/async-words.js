@@ -11,6 +11,7 @@ import { decimal } from './format.js'
  * @typedef {object} Places names places as the user knows them: paths relative to the app's folder
  * @property {(l: import('../analyze/async.js').Location) => string} location `file:line`
  * @property {(id: number) => string} site `file:line (function)`
+ * @property {(id: number) => boolean} isApp whether the site is in the app's own code
  */
 
 /**
@@ -23,6 +24,7 @@ export function placeNamer (analysis, cwd) {
   const location = (/** @type {import('../analyze/async.js').Location} */ l) => l.file ? `${relativeFile(l.file, cwd)}:${l.line}` : '(unknown place)'
   return {
     location,
+    isApp: (id) => sites.get(id)?.app === true,
     site: (id) => {
       const site = sites.get(id)
       // An anonymous callback is named by the function it is written in.

@@ -61,7 +61,10 @@ export function keyFigures (s) {
   ]
   if (s.memory.heapUsed) rows.push(['Heap used after GC', `${mb(s.memory.heapUsed.start)} → ${mb(s.memory.heapUsed.end)}`])
   const afterGc = s.memory.heapAfterFullGc
-  if (afterGc) rows.push(['Heap after a full GC', [afterGc.beforeLoad, afterGc.afterLoad].map((n) => n === null ? '?' : mb(n)).join(' before the load, ') + ' after it'])
+  if (afterGc) {
+    const still = afterGc.inFlightAfter > 0 ? ` (${count(afterGc.inFlightAfter)} requests still at work then)` : ''
+    rows.push(['Heap after a full GC', [afterGc.beforeLoad, afterGc.afterLoad].map((n) => n === null ? '?' : mb(n)).join(' before the load, ') + ' after it' + still])
+  }
   if (s.memory.rss) rows.push(['RSS', `${mb(s.memory.rss.start)} → ${mb(s.memory.rss.end)}, max ${mb(s.memory.rss.max)}`])
   if (s.http.finished > 0) {
     const each = s.http.inFlight >= 0.5 ? `, about ${ms(/** @type {number} */ (s.http.serverLatencyMs))} each` : ''

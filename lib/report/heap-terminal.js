@@ -50,7 +50,10 @@ export function renderHeapSummary (rendered, end, style) {
   }
   if (timings.length > 0) {
     out.push('', style.bold('Snapshots (the app is paused while V8 writes one)'))
-    for (const t of timings) out.push(`  ${t.label.padEnd(16)} ${decimal(t.ms, 0).padStart(6)} ms  (GC ${decimal(t.gcMs, 0)} ms)  ${bytes(t.bytes)}`)
+    for (const t of timings) {
+      const still = t.inFlight ? `  ${style.yellow(`${t.inFlight} requests still at work: what they hold is in it`)}` : ''
+      out.push(`  ${t.label.padEnd(16)} ${decimal(t.ms, 0).padStart(6)} ms  (GC ${decimal(t.gcMs, 0)} ms)  ${bytes(t.bytes)}${still}`)
+    }
   }
   if (end) out.push('', `The app ${end.how}.`)
   out.push('', `Report: ${pathToFileURL(rendered.html).href}`)

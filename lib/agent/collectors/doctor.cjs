@@ -50,6 +50,8 @@ const { RowRing } = require('./doctor/row-ring.cjs')
 const { COUNTER, COUNTER_LENGTH, ROW, ROW_LENGTH, rowToSample } = require('./doctor/sample-row.cjs')
 const { round } = require('./doctor/round.cjs')
 const { fullGc } = require('./doctor/full-gc.cjs')
+const { watchOpenRequests } = require('../open-requests.cjs')
+const { untilSettled } = require('../settle.cjs')
 
 /** `<pid>.doctor.jsonl` */
 const SUFFIX = 'jsonl'
@@ -64,7 +66,7 @@ const SLOW_MS = 100
 const WATCH_MS = 125
 /** How often the worker writes what it has and sends dyno a summary: every second watch. */
 const FLUSH_MS = 250
-/** The longest a full GC waits for requests in flight to end, and then for the rows after it. */
+/** The longest a full GC waits for the rows after it. */
 const SETTLE_MS = 2000
 /** Room for some 40 s of rows at the default interval, should the worker fall behind. */
 const RING_ROWS = 4096
@@ -99,6 +101,7 @@ function main (context) {
   const counters = new Float64Array(COUNTER_LENGTH)
   watchGc(counters)
   watchHttp(counters)
+  watchOpenRequests()
   const listeners = watchListeners()
   const values = rows.values
   let lastSlow = -Infinity
@@ -263,9 +266,6 @@ function worker (context) {
       base = message.base
     }
   })
-  /** The running totals of requests in the last row taken. */
-  const started = () => before[ROW.counters + COUNTER.httpStarted]
-  const finished = () => before[ROW.counters + COUNTER.httpFinished]
   /** Waits, a watch at a time, until `done()` holds of the rows taken, or `limitMs` has passed. */
   async function until (/** @type {() => boolean} */ done, /** @type {number} */ limitMs) {
     const end = now() + limitMs
@@ -273,18 +273,12 @@ function worker (context) {
   }
   context.onCommand(async (command) => {
     if (!command || command.action !== 'full-gc') return { error: `unknown action ${command && command.action}` }
-    // Requests still in flight (the load's last, whose client has gone) hold memory the app lets go
-    // of once they end: wait for them, or for them to stop ending (one the client closed may never finish).
-    let last = -1
-    await until(() => {
-      const quiet = started() === finished() || finished() === last
-      last = finished()
-      return quiet
-    }, SETTLE_MS)
+    // Requests still in flight (the load's last, whose client has gone) hold memory the app lets go of once they end.
+    const settled = await untilSettled(context.session(), Math.max(0, Number(command.settleMs) || 0))
     const reading = await fullGc(context.session(), now)
     // Until rows taken after the pause are in: it is in a line that ends before dyno goes on.
     await until(() => before[ROW.t] > reading.t + 2 * intervalMs, SETTLE_MS)
-    return reading
+    return { ...reading, inFlight: settled.inFlight, settleMs: settled.waitedMs }
   })
   const watchesPerFlush = Math.max(1, Math.round(FLUSH_MS / watchMs))
   let watches = 0

@@ -19,6 +19,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const v8 = require('node:v8')
+const { watchOpenRequests } = require('../open-requests.cjs')
+const { untilSettled } = require('../settle.cjs')
 
 /** @param {import('../collectors.cjs').MainContext} context */
 function main (context) {
@@ -33,6 +35,7 @@ function main (context) {
       fs.appendFileSync(path.join(context.dir, `${context.pid}.heap.snapshots.jsonl`), JSON.stringify(record) + '\n')
     } catch {}
   }
+  watchOpenRequests()
   if (options.atStart) snapshot('start')
   if (options.atEnd) process.on('exit', () => snapshot('end'))
 }
@@ -54,9 +57,11 @@ function worker (context) {
   }
   const enabled = session.post('HeapProfiler.enable')
 
-  /** @param {string} label */
-  async function snapshot (label) {
+  /** @param {string} label @param {number} settleMs how long to wait for the requests in flight to end */
+  async function snapshot (label, settleMs) {
     await enabled
+    // What requests still at work hold is neither a leak nor growth: they let go of it once they end.
+    const settled = await untilSettled(session, settleMs)
     const n = taken++
     const name = `${context.pid}.heap.${n}.heapsnapshot`
     const fd = fs.openSync(path.join(context.dir, name), 'w')
@@ -76,7 +81,7 @@ function worker (context) {
       session.session.off('HeapProfiler.addHeapSnapshotChunk', onChunk)
       fs.closeSync(fd)
     }
-    const record = { n, label, file: name, startedAt, gcMs, ms: now() - startedAt, bytes }
+    const record = { n, label, file: name, startedAt, gcMs, ms: now() - startedAt, bytes, inFlight: settled.inFlight, settleMs: settled.waitedMs }
     context.append('snapshots.jsonl', JSON.stringify(record) + '\n')
     return record
   }
@@ -104,7 +109,7 @@ function worker (context) {
 
   context.onCommand((command) => enqueue(async () => {
     if (ended) return { error: 'observing has ended' }
-    if (command.action === 'snapshot') return snapshot(String(command.label || ''))
+    if (command.action === 'snapshot') return snapshot(String(command.label || ''), Math.max(0, Number(command.settleMs) || 0))
     if (command.action === 'start-sampling') return startSampling(Number(command.intervalBytes) || 32768)
     if (command.action === 'stop-sampling') return stopSampling()
     return { error: `unknown action ${command.action}` }

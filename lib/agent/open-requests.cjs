@@ -1,0 +1,45 @@
+'use strict'
+/**
+ * The app's HTTP requests whose handler has not ended its response yet,
+ * counted for the memory readings dyno takes after a load: a request still
+ * at work (a query of 20,000 rows under way, a response being built) holds
+ * memory it lets go of once it ends, which is neither a leak nor growth.
+ *
+ * A request the client gave up on counts until its handler ends the
+ * response too (`writableEnded`): Node publishes no finish for it, and the
+ * handler may still hold what it read. The responses are kept in a list
+ * pruned of ended ones whenever it doubles, so the list costs one push a
+ * request and keeps few ended responses alive.
+ *
+ * The main thread installs it once per process; the agent's worker reads the
+ * count through its inspector session (see settle.cjs).
+ */
+const diagnostics = require('node:diagnostics_channel')
+
+const KEY = Symbol.for('dyno.openRequests')
+const MIN_PRUNE = 64
+
+function watchOpenRequests () {
+  const global = /** @type {any} */ (globalThis)
+  if (typeof global[KEY] === 'function') return
+  /** @type {{ writableEnded: boolean }[]} */
+  let responses = []
+  let pruneAt = MIN_PRUNE
+  const prune = () => {
+    responses = responses.filter((r) => !r.writableEnded)
+    pruneAt = Math.max(MIN_PRUNE, responses.length * 2)
+  }
+  diagnostics.subscribe('http.server.request.start', (message) => {
+    responses.push(/** @type {any} */ (message).response)
+    if (responses.length > pruneAt) prune()
+  })
+  Object.defineProperty(global, KEY, {
+    value: () => {
+      prune()
+      return responses.length
+    },
+    enumerable: false
+  })
+}
+
+module.exports = { watchOpenRequests, KEY_EXPRESSION: "globalThis[Symbol.for('dyno.openRequests')]" }

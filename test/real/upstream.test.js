@@ -1,0 +1,76 @@
+// dyno async, doctor and heap on a fastify app that calls another service with
+// fetch (undici, whose connections are pooled: opened by an earlier request,
+// or before any), the service a real server in a process of its own.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { after, before, test } from 'node:test'
+import { ANSWER_MS } from '../../examples/upstream/upstream.js'
+import { lineOf, measuredWithin } from '../helpers/async.js'
+import { dynoOn, root } from '../helpers/real.js'
+
+const server = join(root, 'examples/upstream/server.js')
+const fixed = join(root, 'examples/upstream/server-fixed.js')
+
+/** @type {import('node:child_process').ChildProcess} */
+let service
+let url = ''
+before(async () => {
+  service = spawn(process.execPath, [join(root, 'examples/upstream/service.js')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] })
+  let output = ''
+  for await (const chunk of /** @type {import('node:stream').Readable} */ (service.stdout)) {
+    output += chunk
+    const found = /listening on (http:\/\/\S+?)\/?\s/.exec(output)?.[1]
+    if (found) {
+      url = found
+      break
+    }
+  }
+  assert.ok(url, `the service did not listen: ${output}`)
+})
+after(async () => {
+  if (service.exitCode === null) {
+    service.kill()
+    await once(service, 'exit')
+  }
+})
+
+test('async: three fetch calls awaited one after another are serial-awaits at the first, each waiting on fetch, saving what running them together would', async () => {
+  const run = await dynoOn(['async', '--json', '--load', '-c 1 -a 30 http://127.0.0.1:$PORT/', '--', process.execPath, server], { UPSTREAM_URL: url })
+  assert.equal(run.code, 0, run.stderr)
+  assert.deepEqual(run.json.findings.map((/** @type {any} */ f) => f.kind), ['serial-awaits'], JSON.stringify(run.json.findings))
+  const [finding] = run.json.findings
+  assert.equal(finding.location.line, lineOf(server, 'const user = await'))
+  assert.deepEqual(finding.detail.awaits.map((/** @type {any} */ a) => a.location.line), [
+    lineOf(server, 'const user = await'), lineOf(server, 'const orders = await'), lineOf(server, 'const recommendations = await')
+  ])
+  assert.deepEqual(finding.detail.awaits.map((/** @type {any} */ a) => a.waitedOn), ['fetch', 'fetch', 'fetch'])
+  // Together, the three would take one answer's time: two are saved.
+  assert.ok(measuredWithin(finding.savingMs, 2 * ANSWER_MS), `saves ${finding.savingMs} ms, true ${2 * ANSWER_MS} ms`)
+  // The critical path goes through the service's answers, not "running code".
+  assert.ok(run.json.typical.criticalPath.filter((/** @type {any} */ s) => s.waitedOn === 'fetch' && s.endMs - s.startMs >= ANSWER_MS * 0.8).length >= 3, JSON.stringify(run.json.typical.criticalPath))
+
+  const after = await dynoOn(['async', '--json', '--load', '-c 1 -a 30 http://127.0.0.1:$PORT/', '--', process.execPath, fixed], { UPSTREAM_URL: url })
+  assert.equal(after.code, 0, after.stderr)
+  assert.deepEqual(after.json.findings, [])
+})
+
+test('async at ten connections: enough requests traced to judge, and the same finding', async () => {
+  const run = await dynoOn(['async', '--json', '--load', '-c 10 -d 2 http://127.0.0.1:$PORT/', '--', process.execPath, server], { UPSTREAM_URL: url })
+  assert.equal(run.code, 0, run.stderr)
+  assert.ok(run.json.requests.finished >= 20, `${run.json.requests.finished} finished`)
+  assert.equal(run.json.requests.tooFew, false)
+  assert.deepEqual(run.json.findings.map((/** @type {any} */ f) => f.kind), ['serial-awaits'])
+})
+
+test('doctor and heap: requests in flight to the service when the load stops are neither growth nor a leak', async () => {
+  const doctor = await dynoOn(['doctor', '--json', '--load', '-c 10 -d 3 http://127.0.0.1:$PORT/', '--', process.execPath, server], { UPSTREAM_URL: url })
+  assert.equal(doctor.code, 0, doctor.stderr)
+  assert.ok(!doctor.json.diagnoses.some((/** @type {any} */ d) => d.kind === 'memory-growth'))
+  assert.equal(doctor.json.summary.memory.heapAfterFullGc.inFlightAfter, 0)
+
+  const heap = await dynoOn(['heap', '--json', '--load', '-c 10 -d 2 http://127.0.0.1:$PORT/', '--', process.execPath, server], { UPSTREAM_URL: url })
+  assert.equal(heap.code, 0, heap.stderr)
+  assert.deepEqual(heap.json.leaks, [])
+})
