@@ -1,6 +1,7 @@
 import { criticalOps, kindOf, pathSteps, waterfall } from './async-path.js'
 import { LIMIT, findFanOuts, findSequences } from './async-patterns.js'
 import { RequestGraph } from './async-request.js'
+import { UNNEEDED_MIN_CALLS, unneededAsyncCalls } from './async-unneeded.js'
 
 /**
  * From what the async collector recorded to what dyno async says: the
@@ -17,7 +18,7 @@ import { RequestGraph } from './async-request.js'
  * @typedef {import('./async-data.js').AsyncSite} AsyncSite
  * @typedef {import('./async-data.js').TracedRequest} TracedRequest
  *
- * @typedef {'serial-awaits' | 'await-in-loop' | 'unbounded-fan-out'} FindingKind
+ * @typedef {'serial-awaits' | 'await-in-loop' | 'unbounded-fan-out' | 'unneeded-async'} FindingKind
  *
  * @typedef {object} Location
  * @property {string} file
@@ -31,12 +32,13 @@ import { RequestGraph } from './async-request.js'
  * @property {number} perRequestMs what it costs a request
  * @property {number} savingMs what the change would save a request, estimated
  * @property {number} requests traced requests it was seen in
- * @property {SerialDetail | LoopDetail | FanOutDetail} detail
+ * @property {SerialDetail | LoopDetail | FanOutDetail | UnneededDetail} detail
  *
  * @typedef {{ awaits: { location: Location, ms: number, waitedOn: string | null }[], sumMs: number, longestMs: number, callbacks: boolean }} SerialDetail
  *   waitedOn: the function of Node's or a library's that made what was awaited (`fetch`, `Pool.query`), when known;
  *   callbacks: callback-style waits, each started in the callback of the one before, not awaits
  * @typedef {{ count: number, eachMs: number, totalMs: number, allMs: number, limitedMs: number, limit: number, waitedOn: string | null, callbacks: boolean }} LoopDetail
+ * @typedef {{ calls: number, eachUs: number }} UnneededDetail calls a request, and what one costs on this machine
  * @typedef {{ type: string, count: number, firstMs: number, lastMs: number, serviceMs: number, atOnce: number, spanMs: number, madeAt: Location, waitedOn: string | null }} FanOutDetail
  *
  * @typedef {object} RequestView a request's critical path and waterfall
@@ -83,10 +85,17 @@ export const MIN_JUDGED = 20
 export const MAX_CALL_SITES = 200
 
 /**
+ * @typedef {object} AsyncAnalysisOptions
+ * @property {import('./async-unneeded.js').AsyncStartTest} [isAsyncStart] reads the app's source: without it, no unneeded-async
+ * @property {number} [asyncCallNs] what an unneeded async call and the await of it cost, measured on this machine
+ */
+
+/**
  * @param {AsyncData} data
+ * @param {AsyncAnalysisOptions} [options]
  * @returns {AsyncAnalysis}
  */
-export function analyzeAsync (data) {
+export function analyzeAsync (data, options = {}) {
   const finished = data.requests.filter((r) => r.how === 'finished')
   const analyzed = finished.length > 0 ? finished : data.requests
   const durations = finished.map((r) => r.durationMs).sort((a, b) => a - b)
@@ -97,9 +106,17 @@ export function analyzeAsync (data) {
     const graph = new RequestGraph(request, data.sites)
     const { serial, loops } = findSequences(graph.chains(), graph)
     collector.add(request, serial, loops, findFanOuts(graph))
+    if (options.isAsyncStart) {
+      for (const [site, calls] of unneededAsyncCalls(graph, options.isAsyncStart)) {
+        const ms = calls * (options.asyncCallNs ?? 0) / 1e6
+        collector.count('unneeded-async', graph.placeOf(site), site, 0, request, ms, ms, { calls })
+      }
+    }
   }
   const minSaving = Math.max(MIN_SAVING_MS, (latency?.medianMs ?? 0) * MIN_SAVING_SHARE)
-  const findings = collector.findings(analyzed.length).filter((f) => f.savingMs >= minSaving)
+  // A promise too many costs little each time: a function is worth naming by how often it runs.
+  const worth = (/** @type {AsyncFinding} */ f) => f.kind === 'unneeded-async' ? /** @type {UnneededDetail} */ (f.detail).calls >= UNNEEDED_MIN_CALLS : f.savingMs >= minSaving
+  const findings = collector.findings(analyzed.length).filter(worth)
     .sort((a, b) => b.perRequestMs - a.perRequestMs)
 
   const typicalRequest = finished.find((r) => r.durationMs === latency?.medianMs) ?? null
@@ -211,6 +228,9 @@ class FindingCollector {
           longestMs: mean(instances.map((r) => r.longestMs)),
           callbacks: first.callbacks
         }
+      } else if (entry.kind === 'unneeded-async') {
+        const calls = instances.reduce((sum, i) => sum + i.calls, 0) / requests
+        detail = { calls, eachUs: calls > 0 ? entry.costMs * 1000 / (calls * requests) : 0 }
       } else if (entry.kind === 'await-in-loop') {
         const count = mean(instances.map((l) => l.count))
         const totalMs = mean(instances.map((l) => l.totalMs))

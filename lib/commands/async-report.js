@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { analyzeAsync, siteLocation } from '../analyze/async.js'
 import { opKind, parseAsyncData } from '../analyze/async-data.js'
+import { isAsyncFunctionStart } from '../analyze/async-unneeded.js'
 import { usageError } from '../errors.js'
 import { renderAsyncHtml } from '../report/async-html.js'
 import { readMeta } from '../run-folder.js'
@@ -31,7 +32,8 @@ export function renderAsyncFolder (folder) {
     // No data: the app died before it handed any over, or took no request. The report says so.
     if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'ENOENT') throw usageError('DYNO_BAD_RUN_FOLDER', `cannot read ${join(folder, FILES.data)}: ${/** @type {Error} */ (err).message}`)
   }
-  const analysis = analyzeAsync(parseAsyncData(text))
+  const asyncCallNs = typeof meta.options?.asyncCallNs === 'number' ? meta.options.asyncCallNs : undefined
+  const analysis = analyzeAsync(parseAsyncData(text), { isAsyncStart: asyncStartReader(), asyncCallNs })
   const result = asyncResult(analysis)
   writeFileSync(join(folder, FILES.result), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(join(folder, FILES.html), renderAsyncHtml({
@@ -92,6 +94,21 @@ export function asyncResult (analysis) {
     })),
     typical: path(analysis.typical),
     slowest: path(analysis.slowest)
+  }
+}
+
+/**
+ * Whether a place of the app's source is the start of an async function,
+ * the files read once each.
+ * @returns {import('../analyze/async-unneeded.js').AsyncStartTest}
+ */
+function asyncStartReader () {
+  /** @type {Map<string, string[] | null>} */
+  const files = new Map()
+  return (file, line, column) => {
+    let lines = files.get(file)
+    if (lines === undefined) files.set(file, (lines = readSource(file)?.split('\n') ?? null))
+    return isAsyncFunctionStart(lines?.[line - 1] ?? null, column)
   }
 }
 

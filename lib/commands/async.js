@@ -1,6 +1,8 @@
 import { copyFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { collectorFile } from '../observe/processes.js'
+import { writeMeta } from '../run-folder.js'
+import { measureAsyncCallNs } from './async-call-cost.js'
 import { FILES, renderAsyncFolder } from './async-report.js'
 import { observeRun, servingProcess } from './observed-run.js'
 
@@ -44,6 +46,9 @@ export async function runAsync (options, io) {
   })
   const data = asyncFile(servingProcess(run, traced))
   if (data) copyFileSync(data, join(run.folder, FILES.data))
+  // What an unneeded async call costs here, for the findings of that kind: measured once the app has stopped.
+  run.meta.options = { ...run.meta.options, asyncCallNs: await measureAsyncCallNs() }
+  writeMeta(run.folder, run.meta)
   const rendered = renderAsyncFolder(run.folder)
   return { result: { folder: run.folder, meta: run.meta, rendered, failure: run.failure }, exitCode: run.exitCode }
 }

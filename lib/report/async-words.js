@@ -62,6 +62,14 @@ export function explainFinding (finding, places) {
           `Started together and awaited with Promise.all, they would take the longest, ${ms(d.longestMs)}. Whether they are independent is your call.`
         ]
   }
+  if (finding.kind === 'unneeded-async') {
+    const d = /** @type {import('../analyze/async.js').UnneededDetail} */ (finding.detail)
+    const each = d.eachUs > 0 ? ` (${decimal(d.eachUs * 1000, 0)} ns a call on this machine)` : ''
+    return [
+      `${finding.location.fn || 'This function'} is declared async but returns without awaiting, ${decimal(d.calls, 0)} times a request: each call makes and settles a promise, and the await of it waits a turn${each}.`,
+      'Drop async and return the value, and the await where it is called.'
+    ]
+  }
   if (finding.kind === 'await-in-loop') {
     const d = /** @type {import('../analyze/async.js').LoopDetail} */ (finding.detail)
     return [
@@ -77,7 +85,8 @@ export function explainFinding (finding, places) {
   ]
 }
 
-/** @param {number} value `8.3 ms`, `83 ms` */
+/** @param {number} value `8.3 ms`, `83 ms`; under a tenth of a millisecond, `42 µs` */
 export function ms (value) {
+  if (value > 0 && value < 0.1) return `${decimal(value * 1000, 0)} µs`
   return `${decimal(value, value >= 100 ? 0 : 1)} ms`
 }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { analyzeAsync } from '../../lib/analyze/async.js'
+import { isAsyncFunctionStart } from '../../lib/analyze/async-unneeded.js'
 import { parseAsyncData } from '../../lib/analyze/async-data.js'
 import { limitedTime } from '../../lib/analyze/async-patterns.js'
 import { EXPECTED, FIXED, ITEMS, QUERIES, CONNECTIONS, WAIT_MS, lineOf, within } from '../helpers/async.js'
@@ -143,4 +144,17 @@ test('ten at a time: ten workers taking the iterations in order', () => {
   assert.equal(limitedTime(new Array(20).fill(5), 10), 10)
   assert.equal(limitedTime([50, 10, 10, 10], 2), 50)
   assert.equal(limitedTime([], 10), 0)
+})
+
+test('unneeded-async: the start of an async function, from the source text at the place V8 gives its promise', () => {
+  // V8 places an async function's promise at its parameters, an arrow function's at its `async`.
+  assert.equal(isAsyncFunctionStart('async function price (item) {', 22), true)
+  assert.equal(isAsyncFunctionStart('export default async function (req) {', 31), true)
+  assert.equal(isAsyncFunctionStart('  async total(items) {', 14), true)
+  assert.equal(isAsyncFunctionStart('  static async load (id) {', 20), true)
+  assert.equal(isAsyncFunctionStart('const price = async (item) => item.cost', 15), true)
+  // A promise made inside a function's body is not the function's own.
+  assert.equal(isAsyncFunctionStart('function later (x) { return new Promise((r) => r(x)) }', 29), false)
+  assert.equal(isAsyncFunctionStart('async function f () { return Promise.resolve(1) }', 30), false)
+  assert.equal(isAsyncFunctionStart(null, 1), false)
 })

@@ -13,7 +13,7 @@ import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_SAMPLE, MIN_TRACED } from '../../lib/commands/async.js'
 import { runDyno } from '../helpers/cli.js'
-import { EXPECTED, FIXED, dynoAsync, examplePath, measuredWithin } from '../helpers/async.js'
+import { EXPECTED, FIXED, dynoAsync, examplePath, lineOf, measuredWithin } from '../helpers/async.js'
 
 const load = (/** @type {number} */ requests) => ['--load', `-c 1 -a ${requests} http://127.0.0.1:$PORT/`]
 
@@ -96,6 +96,21 @@ test('too few traced: the terminal and the JSON say so instead of "no finding"',
   assert.doesNotMatch(run.stdout, /No serial awaits/)
   const saved = JSON.parse(readFileSync(join(/** @type {string} */ (run.folder), 'async.json'), 'utf8'))
   assert.equal(saved.requests.tooFew, true)
+})
+
+test('unneeded-async: a function declared async that never awaits, called 500 times a request, at its line, with its cost measured here', async () => {
+  const app = examplePath('unneeded-async.js')
+  const run = await dynoAsync(['--json', ...load(30), '--', process.execPath, app])
+  assert.equal(run.code, 0, run.stderr)
+  const found = run.json.findings.filter((/** @type {any} */ f) => f.kind === 'unneeded-async')
+  assert.equal(found.length, 1, JSON.stringify(run.json.findings))
+  assert.equal(found[0].location.line, lineOf(app, 'async function price'))
+  assert.equal(found[0].location.function, 'price')
+  assert.equal(found[0].detail.calls, 500)
+  assert.ok(found[0].detail.eachUs > 0)
+  assert.ok(found[0].perRequestMs > 0)
+  // total() awaits too, and is not named: it awaits promises.
+  assert.equal(run.json.findings.filter((/** @type {any} */ f) => f.location.line === lineOf(app, 'async function total')).length, 0)
 })
 
 test('no request at all: the report says so, and how to send some', async () => {
