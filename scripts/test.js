@@ -10,9 +10,9 @@
  *   npm test -- test/load        only these test files or folders
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { delimiter, dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { coverageByArea, renderCoverage } from './coverage.js'
 import { testFiles } from './test-files.js'
@@ -67,6 +67,15 @@ function failingTests (/** @type {string} */ spec) {
   return lines.slice(start === -1 ? -40 : 0).slice(0, 120).join('\n')
 }
 
+/**
+ * The environment of a run on another Node line: that line's `node` first on
+ * PATH, so that every `node app.js` a test starts runs on the line it names.
+ * @param {string} node
+ */
+function onPath (node) {
+  return { ...process.env, PATH: `${dirname(realpathSync(node))}${delimiter}${process.env.PATH ?? ''}` }
+}
+
 /** What runs on the oldest Node line package.json allows: the main commands' end-to-end tests. */
 const OLDEST_LINE_SMOKE = ['test/cli/load-cli.test.js', 'test/flame/flame-run.test.js', 'test/doctor/doctor-run.test.js', 'test/cli/report-cli.test.js']
 
@@ -109,14 +118,14 @@ if (!onlyCurrent) {
     }
     // Two test files at a time: they wait on servers and child processes far more than they compute,
     // and none depends on the machine's speed.
-    results.push([`tests on Node ${line}`, suite(`tests on Node ${line}`, node, ['--test-concurrency=2', '--test-reporter=dot', '--test-reporter-destination=stdout'], lineArgs)])
+    results.push([`tests on Node ${line}`, suite(`tests on Node ${line}`, node, ['--test-concurrency=2', '--test-reporter=dot', '--test-reporter-destination=stdout'], lineArgs, onPath(node))])
   }
   // The oldest Node package.json's engines names: the commands start and do their main job there.
   const oldest = join(linesDir, 'node_modules', 'node20min', 'bin', 'node')
   const smoke = OLDEST_LINE_SMOKE.filter((f) => selection.length === 0 || fileArgs.includes(f))
   if (smoke.length > 0) {
     const version = existsSync(oldest) ? spawnSync(oldest, ['--version'], { encoding: 'utf8' }).stdout.trim() : 'v20.16 (missing)'
-    results.push([`smoke tests on Node ${version}, the oldest engines allows`, existsSync(oldest) && suite(`smoke tests on Node ${version}`, oldest, ['--test-reporter=dot', '--test-reporter-destination=stdout'], smoke)])
+    results.push([`smoke tests on Node ${version}, the oldest engines allows`, existsSync(oldest) && suite(`smoke tests on Node ${version}`, oldest, ['--test-reporter=dot', '--test-reporter-destination=stdout'], smoke, onPath(oldest))])
   }
 }
 

@@ -45,11 +45,16 @@ export function fullGcOf (value) {
  * @param {import('../load/summary.js').LoadResult | null} input.load
  * @param {FullGcs} [input.fullGcs]
  * @param {import('./doctor-next.js').RunCommand} input.run how the run was started, for the next command
+ * @param {boolean} [input.listened] false when dyno was to load the app and it never listened: nothing was under load
  * @returns {DoctorAnalysis}
  */
-export function analyzeDoctor ({ samples, loadWindow, driver, load, fullGcs = { before: null, after: null }, run }) {
+export function analyzeDoctor ({ samples, loadWindow, driver, load, fullGcs = { before: null, after: null }, run, listened = true }) {
   const window = findWindow(samples, loadWindow, driver)
   if (!window) return { window: null, seconds: [], summary: null, diagnoses: [], note: 'the app wrote no samples: it ended before the collector could take one' }
+  if (driver !== null && !listened) {
+    // Its idle loop would read as healthy: no load ever reached it.
+    return { window, seconds: [], summary: null, diagnoses: [], note: 'the app never listened on a port, so no load reached it: nothing to diagnose. Check that it starts a server (its output above says why not)' }
+  }
   const seconds = secondsOf(samples, window, THRESHOLDS.heldTurnMs)
   const full = seconds.filter((s) => s.span >= THRESHOLDS.minSecondSpanMs)
   const summary = summarize(samples, seconds, window, load, fullGcs)

@@ -37,7 +37,8 @@ export function renderDoctorFolder (folder) {
     driver: options.load ? 'load' : options.onPort ? 'on-port' : null,
     load: meta.load,
     fullGcs,
-    run: { argv: meta.target?.argv ?? [], load: options.loadFlags ?? null, onPort: options.onPort ?? null }
+    run: { argv: meta.target?.argv ?? [], load: options.loadFlags ?? null, onPort: options.onPort ?? null },
+    listened: meta.process?.listening != null
   })
   const html = join(folder, FILES.html)
   const document = doctorDocument(meta, analysis, { folder, report: html })

@@ -110,10 +110,13 @@ test('a loop held for 1.5 s shows as a growing delay, written by the worker whil
   const longest = Math.max(...lines.filter((line) => !line.blocked && line.delay).map((line) => line.delay.max))
   assert.ok(longest >= 1400, `longest delay ${longest} ms`)
   // The process's CPU, read by the worker now and then and shared among the
-  // lines, adds up to what the process used (but for its start, before the agent).
-  const total = Number(/cpu ([\d.]+)/.exec(run.stderr)?.[1])
+  // lines, adds up to no more than what the process used, and to at least what
+  // the hold used, which the lines span (its start, before the agent, is not in
+  // them: a busy machine makes that a larger share of the whole).
+  const total = Number(/^cpu ([\d.]+)/m.exec(run.stderr)?.[1])
+  const holdCpu = Number(/^held cpu ([\d.]+)/m.exec(run.stderr)?.[1])
   const lined = sum(lines, (line) => line.cpu.user + line.cpu.system)
-  assert.ok(lined <= total + 1 && lined >= 0.8 * total, `${lined} ms in the lines, ${total} ms in all`)
+  assert.ok(lined <= total + 1 && lined >= holdCpu - 1, `${lined} ms in the lines, ${holdCpu} ms held, ${total} ms in all`)
 })
 
 test('GC pauses are counted by kind', () => {

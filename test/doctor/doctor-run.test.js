@@ -106,6 +106,19 @@ test('an app that crashes under load: a run folder whose report says it crashed'
   assert.equal(JSON.parse(readFileSync(join(folder, 'doctor.json'), 'utf8')).end.clean, false)
 })
 
+test('an app that never listens: no diagnosis, not healthy, and the note says it did not listen; dyno report says the same', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-never-'))
+  const run = await runDyno(['doctor', '--json', '--listen-timeout', '2', '--load', '-c 1 -d 1 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('never-listens.cjs')], { cwd })
+  assert.equal(run.code, 1)
+  const document = JSON.parse(run.stdout)
+  assert.deepEqual(document.diagnoses, [])
+  assert.match(document.note, /never listened on a port/)
+  const again = await runDyno(['report', onlyRun(cwd)], { cwd })
+  assert.equal(again.code, 0, again.stderr)
+  assert.doesNotMatch(again.stdout, /healthy/)
+  assert.match(again.stdout, /never listened on a port/)
+})
+
 test('an app that throws on its first line: its CPU is its own, not the agent\'s start-up', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-throws-'))
   const run = await runDyno(['doctor', '--json', '--', process.execPath, '-e', 'throw new Error("boom")'], { cwd })

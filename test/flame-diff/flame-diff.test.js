@@ -71,7 +71,8 @@ test('the terminal names the function with its time per request before and after
   const out = renderFlameDiff(diffProfiles(versions), { style: plain, limit: 5 })
   const lines = out.split('\n')
   assert.equal(lines[0], 'CPU per request, before → after (self time)')
-  assert.match(lines[1], new RegExp(`^ {2}burn +[\\d.]+ ms → +[\\d.]+ ms per request {2}\\(\u2212[\\d.]+ ms\\) {2}server\\.js:${BURN_LINE + LINES_ADDED}$`))
+  // The columns are padded to the widest figure: any number of spaces between them.
+  assert.match(lines[1], new RegExp(`^ {2}burn +[\\d.]+ ms → +[\\d.]+ ms per request +\\(\u2212[\\d.]+ ms\\) +server\\.js:${BURN_LINE + LINES_ADDED}$`))
   assert.ok(lines.length <= 1 + 5 + 4)
   assert.match(out, /\nTotal CPU {2}[\d.]+ ms → [\d.]+ ms per request {2}\(\u2212[\d.]+ ms, \u2212\d+%\)\n/)
   assert.match(out, new RegExp(`over ${REQUESTS} requests before and ${REQUESTS} after\\n$`))

@@ -17,7 +17,8 @@ const LOAD = '-c 10 -a 3000 http://127.0.0.1:$PORT/'
 /** @param {string[]} args @param {NodeJS.ProcessEnv} [env] */
 async function heap (args, env = {}) {
   const out = tempDir('dyno-heap-run-')
-  const run = await runDyno(['heap', '--out', out, '--json', ...args], { cwd: examples, env, timeout: 180_000 })
+  // PORT=0: a user's machine often has something on the examples' default port.
+  const run = await runDyno(['heap', '--out', out, '--json', ...args], { cwd: examples, env: { PORT: '0', ...env }, timeout: 180_000 })
   const folders = existsSync(out) ? readdirSync(out) : []
   // stdout holds dyno's JSON alone: the app's own output goes to stderr.
   return { ...run, json: run.code === 0 ? JSON.parse(run.stdout) : null, folder: folders.length === 1 ? join(out, folders[0]) : null }
