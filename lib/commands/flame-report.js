@@ -103,7 +103,8 @@ export function loadSummary (result) {
     p50: result.latency.percentiles['50'],
     p99: result.latency.percentiles['99'],
     errors: result.errors.total,
-    non2xx: result.non2xx
+    non2xx: result.non2xx,
+    sent: result.requests.sent
   }
 }
 

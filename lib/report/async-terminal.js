@@ -20,7 +20,7 @@ export function renderAsyncSummary (rendered, style) {
   const { analysis, meta } = rendered
   const where = placeNamer(analysis, meta.cwd)
   const shared = sharedPortLine(meta)
-  const out = shared ? [style.dim(shared), '', traced(analysis)] : [traced(analysis)]
+  const out = shared ? [style.dim(shared), '', traced(analysis, meta.load)] : [traced(analysis, meta.load)]
   if (analysis.traced.total > 0) {
     out.push('')
     if (analysis.findings.length === 0) {
@@ -46,10 +46,17 @@ function tooFewWords (analysis) {
     `a longer load, or a higher --max-rate, traces more (${MIN_JUDGED} or more say something).`
 }
 
-/** @param {import('../analyze/async.js').AsyncAnalysis} analysis */
-function traced (analysis) {
+/**
+ * @param {import('../analyze/async.js').AsyncAnalysis} analysis
+ * @param {import('../load/summary.js').LoadResult | null} load
+ */
+function traced (analysis, load) {
   const { counts, traced, latency } = analysis
-  if (counts.requests === 0 && traced.total === 0) return 'No HTTP request reached the app while it was observed: drive it with --load or --on-port.'
+  if (counts.requests === 0 && traced.total === 0) {
+    // The tracer hands over from the app's main thread: a loop blocked from the first request on hands over nothing.
+    if (load && load.requests.sent > 0) return `The load sent ${count(load.requests.sent)} requests and the app handed over none: its event loop was blocked, or it never took them. dyno doctor says which.`
+    return 'No HTTP request reached the app while it was observed: drive it with --load or --on-port.'
+  }
   const limit = counts.perSecond > 0 ? `, at most ${count(counts.perSecond)} a second` : ''
   let line = `${count(counts.requests)} requests, ${count(traced.total)} traced (1 in ${count(counts.sample)}${limit})`
   if (latency) line += `; typical ${ms(latency.medianMs)}, slowest ${ms(latency.maxMs)}`

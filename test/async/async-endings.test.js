@@ -4,11 +4,13 @@
  * app that crashes keeps what was traced until the crash.
  */
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { dynoAsync, lineOf } from '../helpers/async.js'
+import { runDyno } from '../helpers/cli.js'
 
 const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtures/apps/${name}`, import.meta.url))
 
@@ -41,4 +43,12 @@ test('an app that crashes: the report holds the requests traced until then, and 
   assert.match(run.stdout, /The app crashed: uncaught Error: the app crashed/)
   assert.match(run.stderr, /dyno async: the app crashed/)
   assert.ok(existsSync(join(/** @type {string} */ (run.folder), 'report.html')))
+})
+
+test('a loop blocked by the first request: the load sent requests and the app handed over none, said as such, not "drive it with --load"', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-async-blocked-'))
+  const run = await runDyno(['async', '--load', '-c 3 -d 1 --timeout 1 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('blocks-event-loop.cjs')], { cwd, env: { PORT: '0', BLOCK_AT_ONCE: '1' }, timeout: 90_000 })
+  assert.equal(run.code, 1, run.stderr)
+  assert.match(run.stdout, /The load sent \d+ requests and the app handed over none: its event loop was blocked, or it never took them\. dyno doctor says which\./)
+  assert.doesNotMatch(run.stdout, /drive it with --load/)
 })

@@ -51,9 +51,12 @@ function startReport () {
   renderHeader({ title: $('title'), facts: $('facts') }, 'dyno async', meta.title,
     runFacts({ title: meta.title, startedAt: meta.startedAt, durationMs: finished - started, node: meta.node, v8: null, exit: meta.exit, load: meta.load }, own))
   if (traced.total === 0) {
-    $('notice').textContent = counts.requests === 0
-      ? 'No HTTP request reached the app while it was observed: drive it with --load or --on-port.'
-      : 'No request was traced: raise the share traced with --sample.'
+    const sent = meta.load && meta.load.sent ? meta.load.sent : 0
+    $('notice').textContent = counts.requests > 0
+      ? 'No request was traced: raise the share traced with --sample.'
+      : sent > 0
+        ? 'The load sent ' + formatCount(sent) + ' requests and the app handed over none: its event loop was blocked, or it never took them. dyno doctor says which.'
+        : 'No HTTP request reached the app while it was observed: drive it with --load or --on-port.'
     $('notice').hidden = false
   } else if (analysis.tooFew) {
     $('notice').textContent = 'Too few requests traced to judge: ' + formatCount(traced.finished) + ' finished of the ' +

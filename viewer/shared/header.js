@@ -11,7 +11,7 @@
  * @property {string | null} node
  * @property {string | null} v8
  * @property {{ how: string, code: number | null, signal: string | null } | null} exit
- * @property {{ average: number, p50: number, p99: number, errors: number, non2xx: number } | null} [load]
+ * @property {{ average: number, p50: number, p99: number, errors: number, non2xx: number, sent?: number } | null} [load]
  * @property {string[]} [warnings] what the report could not do, and why
  */
 
