@@ -44,7 +44,7 @@ export async function run (argv, io) {
   const printer = observingPrinter(values.json ? { ...io, stdout: io.stderr } : io, style, observing.load !== null)
   let outcome
   try {
-    outcome = await runAsync({ ...observing, sample: values.sample, maxRate: values['max-rate'], outputToStderr: values.json === true }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, onEvent: printer.onEvent })
+    outcome = await runAsync({ ...observing, sample: values.sample, maxRate: values['max-rate'], outputToStderr: values.json === true }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, urgent: interrupt.urgent, onEvent: printer.onEvent })
   } finally {
     printer.done()
     interrupt.dispose()

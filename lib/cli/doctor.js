@@ -57,6 +57,7 @@ export async function run (argv, io) {
       cwd: io.cwd,
       env: io.env,
       signal: interrupt.signal,
+      urgent: interrupt.urgent,
       onEvent: (event) => {
         if (event.type === 'load-progress') live?.loadProgress(event.progress)
         if (json && event.type === 'load-start') return

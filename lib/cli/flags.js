@@ -180,8 +180,15 @@ function convert (flag, raw) {
   if (flag.max !== undefined && value > flag.max) {
     throw usageError('DYNO_BAD_FLAG', `${label} must be at most ${flag.max}${flag.maxReason ? ` (${flag.maxReason})` : ''}, not ${text}`)
   }
+  // Past Node's longest timer, a timeout would fire at once.
+  if (flag.type === 'duration' && value > MAX_DURATION_S) {
+    throw usageError('DYNO_BAD_FLAG', `${label} must be at most ${MAX_DURATION_S} seconds (24 days, the longest timer Node.js can set), not ${text}`)
+  }
   return value
 }
+
+/** The longest duration a flag takes, in seconds: Node's timers hold at most 2^31 - 1 ms. */
+export const MAX_DURATION_S = Math.floor((2 ** 31 - 1) / 1000)
 
 /**
  * Seconds from `10`, `10s`, `1.5s`, `500ms`, `2m`, `1h`.

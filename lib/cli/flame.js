@@ -50,7 +50,7 @@ export async function run (argv, io) {
   const printer = observingPrinter(io, style, observing.load !== null)
   let outcome
   try {
-    outcome = await runFlame({ ...observing, samplingIntervalUs: values['sampling-interval'] }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, onEvent: printer.onEvent })
+    outcome = await runFlame({ ...observing, samplingIntervalUs: values['sampling-interval'] }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, urgent: interrupt.urgent, onEvent: printer.onEvent })
   } finally {
     printer.done()
     interrupt.dispose()

@@ -79,6 +79,7 @@ export async function run (argv, io) {
       cwd: io.cwd,
       env: io.env,
       signal: interrupt.signal,
+      urgent: interrupt.urgent,
       onEvent: (event) => event.type === 'status' ? status(io, event.message) : printer.onEvent(event)
     })
   } finally {

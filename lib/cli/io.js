@@ -31,12 +31,17 @@ export function processIO () {
 
 /**
  * An AbortSignal that Ctrl-C (and its kin) abort, with the signal's name as
- * the reason, for the run of one command.
+ * the reason, for the run of one command; and `urgent`, which a second one
+ * aborts: stop waiting for the app to end, kill it.
  * @param {IO} io
- * @returns {{ signal: AbortSignal, dispose: () => void }}
+ * @returns {{ signal: AbortSignal, urgent: AbortSignal, dispose: () => void }}
  */
 export function interruptSignal (io) {
   const controller = new AbortController()
-  const dispose = io.onInterrupt((signal) => controller.abort(signal))
-  return { signal: controller.signal, dispose }
+  const urgent = new AbortController()
+  const dispose = io.onInterrupt((signal) => {
+    if (controller.signal.aborted) urgent.abort(signal)
+    else controller.abort(signal)
+  })
+  return { signal: controller.signal, urgent: urgent.signal, dispose }
 }

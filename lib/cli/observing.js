@@ -18,7 +18,7 @@ export const OBSERVING_FLAGS = /** @type {const} */ ([
   { name: 'load', type: 'string', placeholder: 'flags and url', description: 'once the app listens, run dyno load with these flags; $PORT is the app\'s port, e.g. --load \'-c 100 -d 10 http://127.0.0.1:$PORT/\'' },
   { name: 'on-port', type: 'string', placeholder: 'command', description: 'once the app listens, run this shell command (PORT is set) and stop when it exits' },
   { name: 'listen-timeout', type: 'duration', default: 30, placeholder: 'seconds', description: 'with --load or --on-port: how long to wait for the app to listen' },
-  { name: 'stop-grace', type: 'duration', default: 5, placeholder: 'seconds', description: 'how long the app may take to shut down after SIGTERM before it gets SIGKILL' },
+  { name: 'stop-grace', type: 'duration', default: 5, max: 600, maxReason: 'an app that takes longer is better killed', placeholder: 'seconds', description: 'how long the app may take to shut down after SIGTERM before it gets SIGKILL (a second Ctrl-C kills it at once)' },
   { name: 'out', type: 'string', default: '.dyno', placeholder: 'folder', description: 'where run folders go' }
 ])
 

@@ -7,6 +7,7 @@
  * @property {string} cwd
  * @property {NodeJS.ProcessEnv} env
  * @property {AbortSignal} [signal] ends the run early, keeping what was measured; its reason names the signal ('SIGINT', 'SIGTERM', …)
+ * @property {AbortSignal} [urgent] a second interrupt: the app is killed at once instead of given its grace to end
  * @property {(event: CommandEvent) => void} [onEvent]
  *
  * A 'status' event says what a long step is doing (a heap snapshot, an analysis).

@@ -62,6 +62,7 @@ export async function observeRun (kind, options, io, how) {
       listenTimeoutMs: options.listenTimeoutMs,
       stopGraceMs: options.stopGraceMs,
       signal: io.signal,
+      urgent: io.urgent,
       outputToStderr: options.outputToStderr,
       loadRounds: how.loadRounds
     }, { ...observeHooks(io), onRound: how.onRound })
@@ -78,7 +79,7 @@ export async function observeRun (kind, options, io, how) {
   }
   const driver = options.load ? 'load' : options.onPort ? 'on-port' : null
   const failure = runFailure(observed)
-  const end = describeAppEnd(chosen, observed.exit, { stoppedByDyno: observed.stoppedByDyno, interrupted: observed.interrupted, driver, driverFailed: failure !== null })
+  const end = describeAppEnd(chosen, observed.exit, { stoppedByDyno: observed.stoppedByDyno, killed: observed.killed, interrupted: observed.interrupted, driver, driverFailed: failure !== null })
   /** @type {import('../run-folder.js').RunMeta} */
   const meta = {
     schemaVersion: 2,
@@ -149,7 +150,8 @@ function runFailure (observed) {
  * 0 when the run went as asked; 1 when the app failed (never listened, ended
  * while it was being loaded, or, observed to its end, crashed or exited with
  * an error); 2 for a mistake; 128 + the signal when a load was cut short by
- * Ctrl-C or SIGTERM (a run without a load ends that way normally).
+ * Ctrl-C or SIGTERM (a run without a load ends that way normally), or when
+ * the app had to be killed after one.
  * @param {import('../observe/observe.js').Observed} observed
  * @param {import('../observe/app-end.js').AppEnd} end
  * @param {'load' | 'on-port' | null} driver
@@ -157,7 +159,8 @@ function runFailure (observed) {
  */
 function exitCode (observed, end, driver, failure) {
   if (failure) return failure.exitCode
-  if (observed.interrupted && driver) return signalExitCode(observed.interrupted)
+  // Killed on a second Ctrl-C, the run was interrupted too, not a failure of the app's.
+  if (observed.interrupted && (driver || observed.killed)) return signalExitCode(observed.interrupted)
   if (driver ? !end.stoppedByDyno : !end.clean) return 1
   return 0
 }

@@ -17,11 +17,15 @@ const INTERRUPTS = /** @type {Record<string, string>} */ ({ SIGINT: 'with Ctrl-C
 /**
  * @param {import('./processes.js').ProcessRecord} chosen the process observed
  * @param {import('./app.js').ProcessExit} exit how the first process of the command ended
- * @param {{ stoppedByDyno: boolean, interrupted: string | null, driver: 'load' | 'on-port' | null, driverFailed: boolean }} context
+ * @param {{ stoppedByDyno: boolean, killed?: boolean, interrupted: string | null, driver: 'load' | 'on-port' | null, driverFailed: boolean }} context
  * @returns {AppEnd}
  */
 export function describeAppEnd (chosen, exit, context) {
   const end = chosen.end
+  // Its agent may have written its end before the SIGTERM it then ignored: killed is not clean.
+  if (context.killed) {
+    return { how: 'was killed by dyno (SIGKILL): it did not end after SIGTERM (see --stop-grace)', code: exit.code, signal: exit.signal, clean: false, stoppedByDyno: true }
+  }
   if (end?.how === 'stopped' || (context.stoppedByDyno && end === null)) {
     const after = context.interrupted
       ? INTERRUPTS[context.interrupted] ?? `by ${context.interrupted} to dyno`

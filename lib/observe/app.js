@@ -9,6 +9,13 @@ import { resolveProgram } from './command.js'
 import { liveProcessesOfRun } from './run-processes.js'
 
 const AGENT = fileURLToPath(new URL('../agent/agent.cjs', import.meta.url))
+/** After this long waiting for the app to end, dyno says it is waiting. */
+const WAITING_NOTICE_MS = 1000
+
+/** @param {number} ms */
+function formatSeconds (ms) {
+  return `${Math.round(ms / 100) / 10} s`
+}
 
 /**
  * The user's app, started with dyno's agent inside every Node.js process of
@@ -43,6 +50,8 @@ export class App {
     /** @type {import('node:child_process').ChildProcess | null} */
     this.child = null
     this.stoppedByDyno = false
+    /** The app did not end on SIGTERM and was killed. */
+    this.killed = false
     this.channel.on('hello', (message) => this.agents.push(message))
     this.channel.on('listening', (message) => { this.listening ??= message })
   }
@@ -120,9 +129,10 @@ export class App {
    * that every agent has finished writing. The group may outlive its first
    * process (a launcher that starts the server and exits), so it is the
    * group that is watched, not the process dyno started.
-   * @param {{ agentTimeoutMs?: number, exitTimeoutMs?: number }} [options]
+   * A second Ctrl-C (`urgent`) ends the wait: the app is killed at once.
+   * @param {{ agentTimeoutMs?: number, exitTimeoutMs?: number, urgent?: AbortSignal, onWaiting?: (message: string) => void }} [options]
    */
-  async stop ({ agentTimeoutMs = 10_000, exitTimeoutMs = 5000 } = {}) {
+  async stop ({ agentTimeoutMs = 10_000, exitTimeoutMs = 5000, urgent, onWaiting } = {}) {
     const waiting = this.channel.broadcastStop()
     if (waiting > 0) {
       let answered = 0
@@ -136,7 +146,13 @@ export class App {
     if (this.anyAlive()) {
       this.stoppedByDyno = true
       this.signal('SIGTERM')
-      if (!await this.untilGone(exitTimeoutMs)) {
+      // Say so when the app takes its time: dyno is not stuck, and can be hurried.
+      const saying = setTimeout(() => onWaiting?.(`waiting up to ${formatSeconds(exitTimeoutMs)} for the app to end after SIGTERM (--stop-grace); Ctrl-C again kills it now`), WAITING_NOTICE_MS)
+      const gone = await this.untilGone(exitTimeoutMs, urgent)
+      clearTimeout(saying)
+      if (!gone) {
+        if (urgent?.aborted) onWaiting?.(`killed the app (SIGKILL) on a second ${urgent.reason ?? 'SIGINT'}`)
+        this.killed = true
         this.signal('SIGKILL')
         await this.untilGone(2000)
       }
@@ -182,12 +198,13 @@ export class App {
 
   /**
    * @param {number} ms
+   * @param {AbortSignal} [urgent] gives up waiting at once
    * @returns {Promise<boolean>} false when a process is still there after `ms`
    */
-  async untilGone (ms) {
+  async untilGone (ms, urgent) {
     const until = Date.now() + ms
     while (this.anyAlive()) {
-      if (Date.now() > until) return false
+      if (Date.now() > until || urgent?.aborted) return false
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
     return true

@@ -16,6 +16,7 @@ import { readProcesses } from './processes.js'
  * @property {number} listenTimeoutMs
  * @property {number} [stopGraceMs] how long the app may take to end after SIGTERM (5 s)
  * @property {AbortSignal} [signal] ends the run early; its reason names the signal ('SIGINT', …)
+ * @property {AbortSignal} [urgent] ends the wait for the app to end after SIGTERM: it is killed at once
  * @property {boolean} [outputToStderr] the app's output goes to dyno's stderr, so that dyno's stdout holds only its own (--json)
  * @property {number} [loadRounds] how many times the load (or the --on-port command) runs, one after the other (1);
  *   hooks.onRound runs before the first round and after each
@@ -46,6 +47,7 @@ import { readProcesses } from './processes.js'
  * @property {import('./on-port.js').OnPortEnd | null} onPort
  * @property {import('./app.js').ProcessExit} exit how the first process of the command ended
  * @property {boolean} stoppedByDyno
+ * @property {boolean} killed it did not end on SIGTERM (within the grace, or before a second Ctrl-C) and was killed
  * @property {string | null} interrupted the signal that ended the run early, if one did
  * @property {unknown} failure what went wrong on dyno's side of the run (the app never listened, the load failed)
  */
@@ -107,7 +109,7 @@ export async function observe (options, hooks = {}) {
     if (!(err instanceof Aborted)) failure = err
   } finally {
     // However the run went, the app does not outlive it.
-    await app.stop({ exitTimeoutMs: options.stopGraceMs })
+    await app.stop({ exitTimeoutMs: options.stopGraceMs, urgent: options.urgent, onWaiting: hooks.onWarning })
     options.signal?.removeEventListener('abort', onAbort)
   }
   return {
@@ -120,6 +122,7 @@ export async function observe (options, hooks = {}) {
     onPort,
     exit: /** @type {import('./app.js').ProcessExit} */ (app.exit),
     stoppedByDyno: app.stoppedByDyno,
+    killed: app.killed,
     interrupted: stop.signal.aborted ? (typeof stop.signal.reason === 'string' ? stop.signal.reason : 'SIGINT') : null,
     failure
   }
