@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   DYNO_REQUEST_HOOK: { exitCode: 2, meaning: 'a setupRequest or onResponse hook of a requests file threw or returned something unusable' },
   DYNO_BAD_OUT: { exitCode: 2, meaning: '--out is not a folder dyno can create run folders in' },
   DYNO_BAD_RUN_FOLDER: { exitCode: 2, meaning: 'the folder given to dyno report is not a dyno run folder, or is damaged' },
+  DYNO_FOLDER_NOT_WRITABLE: { exitCode: 2, meaning: 'dyno report cannot write the reports into the run folder (read-only): render a copy' },
   DYNO_BAD_PROFILE: { exitCode: 2, meaning: 'the file given to --view is not a valid CPU profile' },
   DYNO_NO_COMMAND: { exitCode: 2, meaning: 'no command to observe after --' },
   DYNO_NO_FILE: { exitCode: 2, meaning: 'no benchmark file given to dyno micro' },
@@ -48,6 +49,7 @@ export const ERROR_CODES = {
   DYNO_BAD_SNAPSHOT: { exitCode: 2, meaning: 'a file given as a heap snapshot is not one V8 wrote, or was cut short' },
   DYNO_HEAP_TOO_LARGE: { exitCode: 2, meaning: 'analysing a heap snapshot needs more memory than the machine has available' },
   DYNO_SNAPSHOT_FAILED: { exitCode: 1, meaning: 'the app could not take a heap snapshot or run the sampling heap profiler (it ended, or did not answer)' },
+  DYNO_NOTHING_COMPARED: { exitCode: 1, meaning: 'dyno compare --load ran rounds, and in none did both versions answer: no ratio, no verdict' },
   DYNO_NO_SNAPSHOT: { exitCode: 1, meaning: 'the app ended before dyno had two heap snapshots (or, with --sampling, its allocation profile)' },
   DYNO_INTERNAL: { exitCode: 3, meaning: 'a bug in dyno: please report it with the command line and what it printed' }
 }

@@ -254,8 +254,9 @@ function finish (options, versions, folder, sides, io) {
   })
   writeFileSync(join(folder, 'rounds.json'), JSON.stringify(all, null, 2) + '\n')
   const { comparisons, totals } = compareLoadRounds(rounds)
-  const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label, options.fresh ? 1 : 2)).find(Boolean)).find(Boolean) ?? null
   const interrupted = io.signal?.aborted ? String(io.signal.reason ?? 'SIGINT') : null
+  const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label, options.fresh ? 1 : 2)).find(Boolean)).find(Boolean) ??
+    (comparisons.length === 0 && rounds.length > 0 && !interrupted ? nothingCompared(totals) : null)
   const describe = (/** @type {Version} */ v) => ({ label: v.label, command: v.command, commit: v.commit })
   /** @type {CompareLoadResult} */
   const result = {
@@ -274,6 +275,15 @@ function finish (options, versions, folder, sides, io) {
   writeFileSync(join(folder, 'compare.json'), JSON.stringify({ ...result, failure: failure?.message ?? null }, null, 2) + '\n')
   const exitCode = failure ? failure.exitCode : interrupted ? signalExitCode(interrupted) : 0
   return { result, exitCode }
+}
+
+/**
+ * Rounds ran, and in none did both sides answer: a failed target, not a tie.
+ * @param {{ before: import('../compare/load-rounds.js').SideTotals, after: import('../compare/load-rounds.js').SideTotals }} totals
+ */
+function nothingCompared (totals) {
+  const silent = (/** @type {const} */ (['before', 'after'])).filter((side) => totals[side].completed === 0)
+  return targetError('DYNO_NOTHING_COMPARED', `no round could be compared: ${silent.length > 0 ? `${silent.join(' and ')} answered no request` : 'no round had answers from both'}; check the URL and that both versions answer it`)
 }
 
 /**

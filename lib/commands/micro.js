@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { usageError } from '../errors.js'
 import { microResult } from '../micro/result.js'
@@ -37,7 +37,10 @@ export async function runMicro (options, io) {
   if (options.files.length === 0) throw usageError('DYNO_NO_FILE', 'no benchmark file given; pass one like examples/micro/divide-by-and-sum.js')
   const savePath = options.save === null ? null : savedPath(options.save, io.cwd)
   // Checked before measuring: a name that cannot take the run should not cost the run.
-  if (savePath) await readSaved(savePath, io.cwd)
+  if (savePath) {
+    await readSaved(savePath, io.cwd)
+    await checkWritable(savePath, io.cwd)
+  }
   const files = []
   for (const path of options.files) files.push(await benchmarkFile(path, io.cwd))
 
@@ -79,6 +82,22 @@ function savedPath (name, cwd) {
     throw usageError('DYNO_BAD_FLAG', `--save takes a plain name (letters, digits, . _ -), not "${name}"`)
   }
   return join(cwd, '.dyno', 'micro', `${name}.json`)
+}
+
+/**
+ * Fails, in one line, when the run could not be saved where it is to go:
+ * checked before measuring, so that no result is lost at the end.
+ * @param {string} path @param {string} cwd
+ */
+async function checkWritable (path, cwd) {
+  const probe = `${path}.${process.pid}.check`
+  try {
+    await mkdir(join(path, '..'), { recursive: true })
+    await writeFile(probe, '')
+    await unlink(probe)
+  } catch (err) {
+    throw usageError('DYNO_BAD_SAVE', `cannot save to ${relative(cwd, path)}: ${/** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message}; run where dyno may write, or leave out --save`)
+  }
 }
 
 /**

@@ -26,5 +26,13 @@ export async function runReport (options, io) {
   const meta = readMeta(folder)
   const render = RENDERERS[meta.kind]
   if (!render) throw usageError('DYNO_BAD_RUN_FOLDER', `${options.folder} holds a "${meta.kind}" run, which this dyno cannot render; the kinds it renders are ${Object.keys(RENDERERS).join(', ')}`)
-  return { result: { folder, kind: meta.kind, meta, rendered: await render(folder) }, exitCode: 0 }
+  let rendered
+  try {
+    rendered = await render(folder)
+  } catch (err) {
+    const code = /** @type {NodeJS.ErrnoException} */ (err).code
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw err
+    throw usageError('DYNO_FOLDER_NOT_WRITABLE', `cannot write the reports into ${options.folder} (${code}): dyno report writes them beside the data; copy the folder somewhere writable and name the copy`)
+  }
+  return { result: { folder, kind: meta.kind, meta, rendered }, exitCode: 0 }
 }

@@ -55,15 +55,20 @@ export function roundFigures (load) {
 /**
  * @param {Round[]} rounds
  * @param {{ alpha?: number }} [options]
+ * @returns {{ comparisons: (import('./comparison.js').ComparisonEntry & { rounds: number })[], totals: { before: SideTotals, after: SideTotals } }}
+ *   comparisons: none when no round had answers from both sides
  */
 export function compareLoadRounds (rounds, options = {}) {
+  const sides = { before: totals(rounds, 'before'), after: totals(rounds, 'after') }
+  // A round where a side answered nothing has no ratio: with no round left, no ratio and no verdict.
+  if (!rounds.some((r) => r.before.requestsPerSecond > 0 && r.after.requestsPerSecond > 0)) return { comparisons: [], totals: sides }
   const comparisons = LOAD_METRICS.map(({ name, figure, lowerIsFaster }) => {
     const before = rounds.map((r) => r.before[figure])
     const after = rounds.map((r) => r.after[figure])
     const test = compareRounds(before, after, options)
     return { ...comparisonEntry(name, mean(before), mean(after), test, { lowerIsFaster }), rounds: test.rounds }
   })
-  return { comparisons, totals: { before: totals(rounds, 'before'), after: totals(rounds, 'after') } }
+  return { comparisons, totals: sides }
 }
 
 /**

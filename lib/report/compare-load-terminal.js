@@ -21,8 +21,12 @@ export function renderLoadComparison (result, { style }) {
   const name = (/** @type {typeof before} */ v) => `${v.label}${v.commit ? ` (${v.commit.slice(0, 10)})` : ''}: ${v.command.join(' ')}`
   const out = [`before  ${name(before)}`, `after   ${name(after)}`]
   const kind = result.settings.fresh ? 'each load on a cold start' : 'each on a fresh pair warmed up by one load (not counted)'
-  out.push(style.dim(`${result.rounds.length} of ${result.settings.rounds} rounds compared, ${kind}, the order alternating (before after, after before, …)`))
-  if (result.rounds.length > 0) {
+  const compared = result.comparisons[0]?.rounds ?? 0
+  out.push(style.dim(`${compared} of ${result.settings.rounds} rounds compared, ${kind}, the order alternating (before after, after before, …)`))
+  if (result.comparisons.length === 0) {
+    const silent = (/** @type {const} */ (['before', 'after'])).filter((side) => result.totals[side].completed === 0)
+    out.push(style.yellow(`No round could be compared${silent.length > 0 ? `: ${silent.join(' and ')} answered no request` : ''}; no ratio, no verdict.`))
+  } else {
     const rows = [['Stat', 'before', 'after', 'after / before (95% CI)', 'p', 'Verdict']]
     for (const c of result.comparisons) {
       const format = c.name === 'requests' ? (/** @type {number} */ n) => `${rateText(n)} req/s` : milliseconds
@@ -35,7 +39,7 @@ export function renderLoadComparison (result, { style }) {
     const t = result.totals[side]
     if (t.errors > 0 || t.non2xx > 0) out.push(style.yellow(`${side}: ${count(t.errors)} errors and ${count(t.non2xx)} non-2xx answers in ${count(t.completed)} requests`))
   }
-  if (result.rounds.length > 0 && result.rounds.length < 3) out.push(style.yellow('fewer than 3 rounds compared: the interval is wide; run more --rounds'))
+  if (compared > 0 && compared < 3) out.push(style.yellow('fewer than 3 rounds compared: the interval is wide; run more --rounds'))
   if (result.flame) out.push('', renderFlameDiff(result.flame.diff, { style }).trimEnd(), style.dim(`Differential flamegraph: ${result.flame.html}`))
   return out.join('\n') + '\n'
 }

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { compareLoadRounds } from '../../lib/compare/load-rounds.js'
 import { Turns, roundOrder } from '../../lib/compare/turns.js'
+import { renderLoadComparison } from '../../lib/report/compare-load-terminal.js'
+import { createStyle } from '../../lib/report/style.js'
 
 test('rounds alternate which version goes first', () => {
   assert.deepEqual(roundOrder(3), [['before', 'after'], ['after', 'before'], ['before', 'after']])
@@ -52,4 +54,16 @@ test('each metric is compared round by round; lower latency is faster', () => {
   assert.ok(p50.ratio < 1)
   assert.equal(p99.verdict, 'indistinguishable')
   assert.deepEqual(totals.before, { completed: rounds.reduce((s, r) => s + r.before.completed, 0), errors: 0, non2xx: 6 })
+})
+
+test('a side that answered nothing in any round: no comparison, no ratio, no verdict; the terminal says which side', () => {
+  const rounds = [1, 2].map(() => ({ order: /** @type {('before' | 'after')[]} */ (['before', 'after']), before: figures(900, 2, 9), after: { ...figures(0, 0, 0), completed: 0 } }))
+  const { comparisons, totals } = compareLoadRounds(rounds)
+  assert.deepEqual(comparisons, [])
+  assert.equal(totals.after.completed, 0)
+  const result = /** @type {any} */ ({ versions: { before: { label: 'before', command: ['node', 'a.js'], commit: null }, after: { label: 'after', command: ['node', 'b.js'], commit: null } }, settings: { fresh: false, rounds: 2 }, comparisons, totals, rounds, flame: null })
+  const text = renderLoadComparison(result, { style: createStyle({ isTTY: false }) })
+  assert.match(text, /0 of 2 rounds compared/)
+  assert.match(text, /No round could be compared: after answered no request; no ratio, no verdict\./)
+  assert.doesNotMatch(text, /1\.00x|indistinguishable/)
 })
