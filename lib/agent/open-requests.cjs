@@ -12,12 +12,17 @@
  * request and keeps few ended responses alive.
  *
  * The main thread installs it once per process; the agent's worker reads the
- * count through its inspector session (see settle.cjs).
+ * count through its inspector session (see settle.cjs), with how long ago
+ * the event loop last turned: the inspector answers a blocked loop too (V8
+ * runs its commands between two instructions of the app's), but no heap
+ * snapshot or GC that dyno asks for then ever ends.
  */
 const diagnostics = require('node:diagnostics_channel')
 
 const KEY = Symbol.for('dyno.openRequests')
 const MIN_PRUNE = 64
+/** How often a timer marks that the event loop turned. */
+const TURN_MS = 250
 
 function watchOpenRequests () {
   const global = /** @type {any} */ (globalThis)
@@ -33,10 +38,13 @@ function watchOpenRequests () {
     responses.push(/** @type {any} */ (message).response)
     if (responses.length > pruneAt) prune()
   })
+  let turned = performance.now()
+  setInterval(() => { turned = performance.now() }, TURN_MS).unref()
   Object.defineProperty(global, KEY, {
+    /** @returns {[open: number, sinceTurnMs: number]} */
     value: () => {
       prune()
-      return responses.length
+      return [responses.length, performance.now() - turned]
     },
     enumerable: false
   })

@@ -8,29 +8,37 @@
 const { KEY_EXPRESSION } = require('./open-requests.cjs')
 
 const POLL_MS = 50
+/** An event loop that has not turned for this long is blocked. */
+const BLOCKED_MS = 5000
+/** One that has not turned for this long may be: it is watched until it turns or is blocked. */
+const STALE_MS = 1000
 
 /**
  * @param {import('./inspector-session.cjs').InspectorSession} session to the main thread
  * @param {number} limitMs
- * @returns {Promise<{ inFlight: number, waitedMs: number }>} inFlight: requests still at work when it gave up; -1 when unknown
+ * @returns {Promise<{ inFlight: number, waitedMs: number, blocked: boolean }>} inFlight: requests still at work when it gave up,
+ *   -1 when unknown; blocked: the event loop has not turned for BLOCKED_MS (no snapshot or GC would end)
  */
 async function untilSettled (session, limitMs) {
   const started = performance.now()
   for (;;) {
-    const inFlight = await openRequests(session)
+    const { open, sinceTurnMs } = await openRequests(session)
     const waitedMs = Math.round(performance.now() - started)
-    if (inFlight <= 0 || waitedMs >= limitMs) return { inFlight, waitedMs }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, limitMs - waitedMs)))
+    if (sinceTurnMs >= BLOCKED_MS) return { inFlight: open, waitedMs, blocked: true }
+    // A loop that has stopped turning a while is waited for, past the limit, until it turns or is blocked.
+    if (sinceTurnMs < STALE_MS && (open <= 0 || waitedMs >= limitMs)) return { inFlight: open, waitedMs, blocked: false }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
 }
 
-/** @param {import('./inspector-session.cjs').InspectorSession} session @returns {Promise<number>} */
+/** @param {import('./inspector-session.cjs').InspectorSession} session @returns {Promise<{ open: number, sinceTurnMs: number }>} open -1 when unknown */
 async function openRequests (session) {
   try {
-    const { result } = await session.post('Runtime.evaluate', { expression: `typeof ${KEY_EXPRESSION} === 'function' ? ${KEY_EXPRESSION}() : -1`, returnByValue: true, silent: true })
-    return result && typeof result.value === 'number' ? result.value : -1
+    const { result } = await session.post('Runtime.evaluate', { expression: `typeof ${KEY_EXPRESSION} === 'function' ? ${KEY_EXPRESSION}() : null`, returnByValue: true, silent: true })
+    const value = result && result.value
+    return Array.isArray(value) ? { open: value[0], sinceTurnMs: value[1] } : { open: -1, sinceTurnMs: 0 }
   } catch {
-    return -1
+    return { open: -1, sinceTurnMs: 0 }
   }
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { compareLoadRounds } from '../compare/load-rounds.js'
 import { usageError } from '../errors.js'
 
@@ -21,5 +21,7 @@ export function renderCompareFolder (folder) {
     throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, 'compare.json')} is not what dyno compare --load writes`)
   }
   const { comparisons, totals } = compareLoadRounds(saved.rounds)
-  return { ...saved, folder, comparisons, totals, failure: null }
+  // The folder may have moved since: its files are named where it is now.
+  const flame = saved.flame && typeof saved.flame.html === 'string' ? { ...saved.flame, html: join(folder, basename(saved.flame.html)) } : saved.flame ?? null
+  return { ...saved, folder, comparisons, totals, flame, failure: null }
 }

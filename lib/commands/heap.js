@@ -90,15 +90,14 @@ async function sample (round, agent, options) {
 function collectorFiles (chosen, folder) {
   const files = chosen.files.heap ?? []
   const number = (/** @type {string} */ file) => Number(/\.heap\.(\d+)\.heapsnapshot$/.exec(file)?.[1])
-  const snapshots = files.filter((f) => f.endsWith('.heapsnapshot')).sort((a, b) => number(a) - number(b))
   const timingsFile = collectorFile(chosen, 'heap', 'snapshots.jsonl')
+  const lines = timingsFile ? readFileSync(timingsFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : []
+  // A snapshot is whole once its line is written: one cut short (the app blocked, Ctrl-C) is left out.
+  const whole = new Set(lines.map((t) => t.file))
+  const snapshots = files.filter((f) => f.endsWith('.heapsnapshot') && whole.has(basename(f))).sort((a, b) => number(a) - number(b))
+  const taken = new Set(snapshots.map((f) => basename(f)))
   /** @type {import('./heap-report.js').SnapshotTiming[]} */
-  let timings = []
-  if (timingsFile) {
-    const lines = readFileSync(timingsFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
-    const taken = new Set(snapshots.map((f) => basename(f)))
-    timings = lines.filter((t) => taken.has(t.file)).map((t) => ({ label: t.label, gcMs: t.gcMs, ms: t.ms, bytes: t.bytes, ...(t.inFlight > 0 ? { inFlight: t.inFlight } : {}) }))
-  }
+  const timings = lines.filter((t) => taken.has(t.file)).map((t) => ({ label: t.label, gcMs: t.gcMs, ms: t.ms, bytes: t.bytes, ...(t.inFlight > 0 ? { inFlight: t.inFlight } : {}) }))
   const profile = collectorFile(chosen, 'heap', 'heapprofile')
   return {
     snapshots: snapshots.map((file) => relative(folder, file)),

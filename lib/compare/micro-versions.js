@@ -11,6 +11,9 @@ import { comparisonEntry } from './comparison.js'
  * @typedef {import('./comparison.js').ComparisonEntry & { file: string, rounds: number, rme: { before: number, after: number } }} VersionEntry
  */
 
+/** Rounds it takes to compare a case's two versions: fewer have no interval. */
+export const MIN_ROUNDS = 2
+
 /**
  * @param {import('../micro/versions.js').VersionsReport} report
  * @param {string} file as the comparison names it
@@ -25,6 +28,8 @@ export function compareVersions (report, file, options = {}) {
       const before = beforeGroup.cases[i]
       if (!before.summary || !after.summary) continue
       const test = compareRounds(...pairByRound(before.summary, after.summary), options)
+      // One round has no interval (an interrupted run): no ratio, no verdict.
+      if (test.rounds < MIN_ROUNDS) continue
       const name = group.name ? `${group.name} › ${after.name}` : after.name
       entries.push({
         ...comparisonEntry(name, before.summary.opsPerSecond, after.summary.opsPerSecond, test),

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -187,4 +187,12 @@ test('--flame: the CPU differential of the CPU-burning example and its fix names
   const side = await runDyno(['report', join(cwd, '.dyno', name, 'before-1')], { cwd })
   assert.equal(side.code, 2)
   assert.match(side.stderr, /holds no readable compare\.json: give the folder dyno compare --load wrote/)
+
+  // Moved elsewhere, the folder's report names its files where they are now.
+  const moved = join(tempDir('dyno-compare-moved-'), name)
+  renameSync(join(cwd, '.dyno', name), moved)
+  const there = await runDyno(['report', moved], { cwd })
+  assert.equal(there.code, 0, there.stderr)
+  assert.ok(!there.stdout.includes(join(cwd, '.dyno')), there.stdout)
+  assert.match(there.stdout, new RegExp(`Differential flamegraph: ${moved.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
 })

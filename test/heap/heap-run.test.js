@@ -114,3 +114,11 @@ test('under an inherited NODE_V8_COVERAGE (c8, nyc), where functions carry debug
   assert.equal(run.code, 0, run.stderr)
   assert.deepEqual(run.json.leaks.map((/** @type {any} */ l) => l.location), ['name-server.js:8'])
 })
+
+test('an app whose loop is blocked: dyno gives up on the snapshot in seconds, says why, exits 1, and parses no partial file', async () => {
+  const app = fileURLToPath(new URL('../fixtures/apps/blocks-event-loop.cjs', import.meta.url))
+  const run = await heap(['--load', '-c 2 -d 1 -t 1 http://127.0.0.1:$PORT/', '--', process.execPath, app])
+  assert.equal(run.code, 1, run.stderr)
+  assert.match(run.stderr, /the heap snapshot after round 1 failed: the app's event loop has not turned for 5 s: it is blocked, so V8 cannot take a snapshot \(dyno doctor or dyno flame shows where it is held\)/)
+  assert.doesNotMatch(run.stderr, /not a heap snapshot/)
+})

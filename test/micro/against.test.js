@@ -93,7 +93,10 @@ test('--against: Ctrl-C ends the run with 130 and removes the checkout', async (
   const ran = runDyno(['micro', '--rounds', '50', '--against', 'HEAD', 'bench.js'], { cwd: repo.dir, timeout: 120_000, onSpawn: (c) => { child = c } })
   while (repo.worktrees().length === 0) await sleep(20)
   child?.kill('SIGINT')
-  const { code } = await ran
+  const { code, stdout } = await ran
   assert.equal(code, 130)
   assert.deepEqual(repo.worktrees(), [])
+  // It says how many rounds ran, and gives no ratio from fewer than two.
+  assert.doesNotMatch(stdout, /in 50 rounds|∞/)
+  if (/side by side in [01] of 50 rounds/.test(stdout)) assert.match(stdout, /too few to compare, no verdict/)
 })

@@ -39,6 +39,29 @@ test('async: an await per row in a loop over the pool is found at its line, wait
   assert.deepEqual(after.json.findings, [])
 })
 
+const patterns = join(root, 'test/fixtures/apps/pg-patterns.js')
+/** Each route of pg-patterns.js, the finding it must get, at which line, waiting on what. */
+const PATTERNS = [
+  { route: '/client-serial', kind: 'serial-awaits', line: 'const user = await client.query(SLEEP)', waitedOn: /Client\.query/, callbacks: false },
+  { route: '/client-callbacks', kind: 'serial-awaits', line: 'client.query(SLEEP, (err1) => {', waitedOn: /Client\.query/, callbacks: true },
+  { route: '/pool-fan-out', kind: 'unbounded-fan-out', line: 'const rows = await Promise.all(', waitedOn: /Pool\.query/ },
+  { route: '/fs-loop', kind: 'await-in-loop', line: 'bytes += (await readFile(', waitedOn: /readFile/ }
+]
+
+for (const expected of PATTERNS) {
+  test(`async on ${expected.route}: ${expected.kind} at its line, waiting on what the app called`, async () => {
+    const run = await dynoOn(['async', '--json', '--load', `-c 1 -a 30 http://127.0.0.1:$PORT${expected.route}`, '--', process.execPath, patterns], env())
+    assert.equal(run.code, 0, run.stderr)
+    assert.deepEqual(run.json.findings.map((/** @type {any} */ f) => f.kind), [expected.kind], JSON.stringify(run.json.findings))
+    const [finding] = run.json.findings
+    assert.equal(finding.location.line, lineOf(patterns, expected.line))
+    const named = finding.detail.waitedOn ?? finding.detail.awaits?.[0]?.waitedOn
+    assert.match(String(named), expected.waitedOn)
+    if ('callbacks' in expected) assert.equal(finding.detail.callbacks, expected.callbacks)
+    assert.ok(finding.savingMs > 0)
+  })
+}
+
 test('doctor: the average computed in JavaScript blocks the loop; nothing is called growth, and no request is in flight at the full GC after the load', async () => {
   const run = await dynoOn(['doctor', '--json', '--load', '-c 10 -d 4 http://127.0.0.1:$PORT/', '--', process.execPath, server], env())
   assert.equal(run.code, 0, run.stderr)

@@ -275,6 +275,8 @@ function worker (context) {
     if (!command || command.action !== 'full-gc') return { error: `unknown action ${command && command.action}` }
     // Requests still in flight (the load's last, whose client has gone) hold memory the app lets go of once they end.
     const settled = await untilSettled(context.session(), Math.max(0, Number(command.settleMs) || 0))
+    // A blocked loop runs no GC for dyno either: the analysis does with V8's own.
+    if (settled.blocked) return { error: 'the app\'s main thread did not answer: its event loop is blocked' }
     const reading = await fullGc(context.session(), now)
     // Until rows taken after the pause are in: it is in a line that ends before dyno goes on.
     await until(() => before[ROW.t] > reading.t + 2 * intervalMs, SETTLE_MS)

@@ -62,6 +62,7 @@ function worker (context) {
     await enabled
     // What requests still at work hold is neither a leak nor growth: they let go of it once they end.
     const settled = await untilSettled(session, settleMs)
+    if (settled.blocked) throw new Error('the app\'s event loop has not turned for 5 s: it is blocked, so V8 cannot take a snapshot (dyno doctor or dyno flame shows where it is held)')
     const n = taken++
     const name = `${context.pid}.heap.${n}.heapsnapshot`
     const fd = fs.openSync(path.join(context.dir, name), 'w')
