@@ -18,6 +18,8 @@ import { usageError } from '../errors.js'
  * @property {number} [min] smallest accepted number
  * @property {number} [max] largest accepted number
  * @property {string} [maxReason] why, said after the limit
+ * @property {boolean} [longerThanTimers] a duration its user waits out in steps (lib/load/timers.js), so past
+ *   MAX_DURATION_S too; other durations are refused past it
  */
 
 /**
@@ -181,7 +183,7 @@ function convert (flag, raw) {
     throw usageError('DYNO_BAD_FLAG', `${label} must be at most ${flag.max}${flag.maxReason ? ` (${flag.maxReason})` : ''}, not ${text}`)
   }
   // Past Node's longest timer, a timeout would fire at once.
-  if (flag.type === 'duration' && value > MAX_DURATION_S) {
+  if (flag.type === 'duration' && !flag.longerThanTimers && value > MAX_DURATION_S) {
     throw usageError('DYNO_BAD_FLAG', `${label} must be at most ${MAX_DURATION_S} seconds (24 days, the longest timer Node.js can set), not ${text}`)
   }
   return value

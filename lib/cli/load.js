@@ -23,7 +23,7 @@ export const command = /** @type {const} */ ({
   flags: [
     { name: 'connections', short: 'c', type: 'integer', min: 1, default: DEFAULTS.connections, placeholder: 'n', description: 'concurrent connections' },
     { name: 'pipelining', short: 'p', type: 'integer', min: 1, default: DEFAULTS.pipelining, placeholder: 'n', description: 'requests in flight on each connection' },
-    { name: 'duration', short: 'd', type: 'duration', default: DEFAULTS.duration, placeholder: 'seconds', description: 'how long to run (10, 30s, 2m); with -a alone, no limit' },
+    { name: 'duration', short: 'd', type: 'duration', longerThanTimers: true, default: DEFAULTS.duration, placeholder: 'seconds', description: 'how long to run (10, 30s, 2m); with -a alone, no limit' },
     { name: 'amount', short: 'a', type: 'integer', min: 1, placeholder: 'n', description: 'send exactly this many requests, then stop' },
     { name: 'timeout', short: 't', type: 'duration', default: DEFAULTS.timeout, placeholder: 'seconds', description: 'seconds a request may wait for its response' },
     { name: 'workers', short: 'w', type: 'integer', min: 0, default: DEFAULTS.workers, placeholder: 'n', description: 'worker threads, each with its share of connections (0: one thread)' },

@@ -20,7 +20,10 @@ const asRoot = process.getuid?.() === 0
  */
 function dynoAsUser (args, cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DYNO, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', HOME: cwd }, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) })
+    // Node hands its coverage folder on to every child, and the other user cannot write into the
+    // suite's: under coverage, that child's goes to a folder of its own.
+    const coverage = process.env.NODE_V8_COVERAGE ? { NODE_V8_COVERAGE: openDir() } : {}
+    const child = spawn(process.execPath, [DYNO, ...args], { cwd, env: { ...process.env, ...coverage, NO_COLOR: '1', HOME: cwd }, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
@@ -32,6 +35,13 @@ function dynoAsUser (args, cwd) {
       resolve({ code, stdout, stderr })
     })
   })
+}
+
+/** A folder anyone may write into. */
+function openDir () {
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-open-'))
+  chmodSync(dir, 0o777)
+  return dir
 }
 
 /** A folder nobody can read and enter but not write to. */

@@ -56,6 +56,19 @@ test('async: three fetch calls awaited one after another are serial-awaits at th
   assert.deepEqual(after.json.findings, [])
 })
 
+const httpCalls = join(root, 'test/fixtures/apps/http-calls.js')
+for (const route of ['/keep-alive', '/fresh-sockets']) {
+  test(`async on node:http calls, ${route.slice(1)}: serial-awaits at the first, saving what running them together would`, async () => {
+    const run = await dynoOn(['async', '--json', '--load', `-c 1 -a 30 http://127.0.0.1:$PORT${route}`, '--', process.execPath, httpCalls], { UPSTREAM_URL: url })
+    assert.equal(run.code, 0, run.stderr)
+    assert.deepEqual(run.json.findings.map((/** @type {any} */ f) => f.kind), ['serial-awaits'], JSON.stringify(run.json.findings))
+    const [finding] = run.json.findings
+    assert.equal(finding.location.line, lineOf(httpCalls, 'const user = await get('))
+    assert.equal(finding.detail.awaits.length, 3)
+    assert.ok(measuredWithin(finding.savingMs, 2 * ANSWER_MS), `saves ${finding.savingMs} ms, true ${2 * ANSWER_MS} ms`)
+  })
+}
+
 test('async at ten connections: enough requests traced to judge, and the same finding', async () => {
   const run = await dynoOn(['async', '--json', '--load', '-c 10 -d 2 http://127.0.0.1:$PORT/', '--', process.execPath, server], { UPSTREAM_URL: url })
   assert.equal(run.code, 0, run.stderr)
