@@ -7,8 +7,10 @@
  * In a trace, such a call is a promise the app's code made (not an await)
  * at the start of an async function (V8 makes an async function's promise as
  * the function is entered, at its parameters), settled in the same turn it
- * was made in: nothing was awaited in between. Whether the place is the
- * start of an async function the source says (see isAsyncFunctionStart).
+ * was made in: nothing was awaited in between; or settled after awaits that
+ * each waited on a value already at hand (`await 0`, `await cached`): a turn
+ * of the microtask queue each, for nothing. Whether the place is the start
+ * of an async function the source says (see isAsyncFunctionStart).
  *
  * @typedef {import('./async-data.js').AsyncOp} AsyncOp
  * @typedef {import('./async-request.js').RequestGraph} RequestGraph
@@ -24,15 +26,18 @@ export const UNNEEDED_MIN_CALLS = 10
  * The calls of each async function that settled without awaiting, in one request.
  * @param {RequestGraph} graph
  * @param {AsyncStartTest} isAsyncStart
- * @returns {Map<number, number>} calls by the site of the function's start
+ * @returns {Map<number, { calls: number, atHand: boolean }>} by the site of the function's start: its calls, and
+ *   whether they awaited values at hand (rather than nothing)
  */
 export function unneededAsyncCalls (graph, isAsyncStart) {
-  /** @type {Map<number, number>} */
+  /** @type {Map<number, { calls: number, atHand: boolean }>} */
   const calls = new Map()
   /** @type {Map<number, boolean>} */
   const known = new Map()
   for (const op of graph.request.ops) {
-    if (op.type !== 'PROMISE' || graph.isAwait(op) || op.resolved < 0 || op.resolvedBy !== op.exec) continue
+    if (op.type !== 'PROMISE' || graph.isAwait(op) || op.resolved < 0) continue
+    const atHand = op.resolvedBy !== op.exec
+    if (atHand && !awaitedOnlyValuesAtHand(graph, op)) continue
     let start = known.get(op.site)
     if (start === undefined) {
       const site = graph.sites.get(op.site)
@@ -40,10 +45,41 @@ export function unneededAsyncCalls (graph, isAsyncStart) {
       start = site?.app === true && site.own && frame !== undefined && isAsyncStart(frame.file, frame.line, frame.column)
       known.set(op.site, start)
     }
-    if (start) calls.set(op.site, (calls.get(op.site) ?? 0) + 1)
+    if (!start) continue
+    const seen = calls.get(op.site)
+    if (seen) {
+      seen.calls++
+      seen.atHand ||= atHand
+    } else {
+      calls.set(op.site, { calls: 1, atHand })
+    }
   }
   return calls
 }
+
+/**
+ * Whether the call whose promise is `call` settled after awaits that each
+ * waited on a promise already settled when awaited: walked back from the
+ * await that settled it, await by await, to the call's own run.
+ * @param {RequestGraph} graph
+ * @param {AsyncOp} call
+ */
+function awaitedOnlyValuesAtHand (graph, call) {
+  let step = graph.byId.get(call.resolvedBy)
+  for (let depth = 0; step !== undefined && depth < MAX_AWAITS; depth++) {
+    if (!graph.isAwait(step)) return false
+    const awaited = graph.byId.get(step.trigger)
+    if (awaited === undefined || awaited.resolved < 0 || awaited.resolved > step.created + AT_HAND_MS) return false
+    if (step.exec === call.exec) return true
+    step = graph.byId.get(step.exec)
+  }
+  return false
+}
+
+/** The most awaits of one call followed back. */
+const MAX_AWAITS = 64
+/** A promise settled no later than this after the await on it was made was at hand (the times are rounded to 0.01 ms). */
+const AT_HAND_MS = 0.01
 
 /**
  * Whether the text of a line before `column` ends with the head of an async

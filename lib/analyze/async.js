@@ -38,7 +38,8 @@ import { UNNEEDED_MIN_CALLS, unneededAsyncCalls } from './async-unneeded.js'
  *   waitedOn: the function of Node's or a library's that made what was awaited (`fetch`, `Pool.query`), when known;
  *   callbacks: callback-style waits, each started in the callback of the one before, not awaits
  * @typedef {{ count: number, eachMs: number, totalMs: number, allMs: number, limitedMs: number, limit: number, waitedOn: string | null, callbacks: boolean }} LoopDetail
- * @typedef {{ calls: number, eachUs: number }} UnneededDetail calls a request, and what one costs on this machine
+ * @typedef {{ calls: number, eachUs: number, awaitsAtHand: boolean }} UnneededDetail calls a request, what one costs on
+ *   this machine, and whether it awaits values already at hand (`await 0`) rather than nothing
  * @typedef {{ type: string, count: number, firstMs: number, lastMs: number, serviceMs: number, atOnce: number, spanMs: number, madeAt: Location, waitedOn: string | null }} FanOutDetail
  *
  * @typedef {object} RequestView a request's critical path and waterfall
@@ -107,9 +108,9 @@ export function analyzeAsync (data, options = {}) {
     const { serial, loops } = findSequences(graph.chains(), graph)
     collector.add(request, serial, loops, findFanOuts(graph))
     if (options.isAsyncStart) {
-      for (const [site, calls] of unneededAsyncCalls(graph, options.isAsyncStart)) {
+      for (const [site, { calls, atHand }] of unneededAsyncCalls(graph, options.isAsyncStart)) {
         const ms = calls * (options.asyncCallNs ?? 0) / 1e6
-        collector.count('unneeded-async', graph.placeOf(site), site, 0, request, ms, ms, { calls })
+        collector.count('unneeded-async', graph.placeOf(site), site, 0, request, ms, ms, { calls, atHand })
       }
     }
   }
@@ -230,7 +231,7 @@ class FindingCollector {
         }
       } else if (entry.kind === 'unneeded-async') {
         const calls = instances.reduce((sum, i) => sum + i.calls, 0) / requests
-        detail = { calls, eachUs: calls > 0 ? entry.costMs * 1000 / (calls * requests) : 0 }
+        detail = { calls, eachUs: calls > 0 ? entry.costMs * 1000 / (calls * requests) : 0, awaitsAtHand: instances.some((i) => i.atHand) }
       } else if (entry.kind === 'await-in-loop') {
         const count = mean(instances.map((l) => l.count))
         const totalMs = mean(instances.map((l) => l.totalMs))

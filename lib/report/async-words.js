@@ -66,8 +66,8 @@ export function explainFinding (finding, places) {
     const d = /** @type {import('../analyze/async.js').UnneededDetail} */ (finding.detail)
     const each = d.eachUs > 0 ? ` (${decimal(d.eachUs * 1000, 0)} ns a call on this machine)` : ''
     return [
-      `${finding.location.fn || 'This function'} is declared async but returns without awaiting, ${decimal(d.calls, 0)} times a request: each call makes and settles a promise, and the await of it waits a turn${each}.`,
-      'Drop async and return the value, and the await where it is called.'
+      `${finding.location.fn || 'This function'} is declared async but ${d.awaitsAtHand ? 'awaits only values already at hand' : 'returns without awaiting'}, ${decimal(d.calls, 0)} times a request: each call makes and settles a promise, and the await of it waits a turn${each}.`,
+      `Drop async${d.awaitsAtHand ? ' and its awaits' : ''} and return the value, and the await where it is called.`
     ]
   }
   if (finding.kind === 'await-in-loop') {

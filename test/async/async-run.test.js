@@ -107,10 +107,22 @@ test('unneeded-async: a function declared async that never awaits, called 500 ti
   assert.equal(found[0].location.line, lineOf(app, 'async function price'))
   assert.equal(found[0].location.function, 'price')
   assert.equal(found[0].detail.calls, 500)
+  assert.equal(found[0].detail.awaitsAtHand, false)
   assert.ok(found[0].detail.eachUs > 0)
   assert.ok(found[0].perRequestMs > 0)
   // total() awaits too, and is not named: it awaits promises.
   assert.equal(run.json.findings.filter((/** @type {any} */ f) => f.location.line === lineOf(app, 'async function total')).length, 0)
+})
+
+test('unneeded-async: a function declared async that awaits only a value at hand is named too, and said so', async () => {
+  const app = fileURLToPath(new URL('../fixtures/apps/await-at-hand.js', import.meta.url))
+  const run = await dynoAsync(['--json', ...load(30), '--', process.execPath, app])
+  assert.equal(run.code, 0, run.stderr)
+  const found = run.json.findings.filter((/** @type {any} */ f) => f.kind === 'unneeded-async')
+  assert.equal(found.length, 1, JSON.stringify(run.json.findings))
+  assert.equal(found[0].location.line, lineOf(app, 'async function tax'))
+  assert.equal(found[0].detail.calls, 20)
+  assert.equal(found[0].detail.awaitsAtHand, true)
 })
 
 test('no request at all: the report says so, and how to send some', async () => {
