@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   DYNO_BAD_SNAPSHOT: { exitCode: 2, meaning: 'a file given as a heap snapshot is not one V8 wrote, or was cut short' },
   DYNO_HEAP_TOO_LARGE: { exitCode: 2, meaning: 'analysing a heap snapshot needs more memory than the machine has available' },
   DYNO_SNAPSHOT_FAILED: { exitCode: 1, meaning: 'the app could not take a heap snapshot or run the sampling heap profiler (it ended, or did not answer)' },
+  DYNO_NOT_ONE_PROCESS: { exitCode: 2, meaning: 'dyno heap diff was given snapshots of different processes, whose object ids match by chance' },
   DYNO_NOTHING_COMPARED: { exitCode: 1, meaning: 'dyno compare --load ran rounds, and in none did both versions answer: no ratio, no verdict' },
   DYNO_NO_SNAPSHOT: { exitCode: 1, meaning: 'the app ended before dyno had two heap snapshots (or, with --sampling, its allocation profile)' },
   DYNO_INTERNAL: { exitCode: 3, meaning: 'a bug in dyno: please report it with the command line and what it printed' }

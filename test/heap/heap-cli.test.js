@@ -56,3 +56,10 @@ test('dyno heap diff --help shows the diff\'s own usage and flags', async () => 
   assert.match(run.stdout, /^Usage: dyno heap diff <a\.heapsnapshot> <b\.heapsnapshot>/)
   assert.doesNotMatch(run.stdout, /--load/)
 })
+
+test('dyno heap diff of two processes\' snapshots: refused in one line, no leak made of ids that match by chance', async () => {
+  // Two processes running different code: their object ids line up, their objects do not.
+  const [a] = takeSnapshots('globalThis.kept = Array.from({ length: 3000 }, (_, i) => ({ i })); snapshot(); snapshot()')
+  const [, b] = takeSnapshots('globalThis.kept = Array.from({ length: 3000 }, (_, i) => [String(i)]); snapshot(); snapshot()')
+  mistake(await dyno(['heap', 'diff', a, b]), /are not snapshots of one process: \d+% of the object ids they share name objects of another kind/)
+})

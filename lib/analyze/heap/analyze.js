@@ -7,9 +7,14 @@ import { classRetainers } from './retainers.js'
 import { shortestPaths } from './shortest-paths.js'
 import { snapshotSources } from './sources.js'
 import { markIds, newIds, summarize } from './summary.js'
+import { usageError } from '../../errors.js'
 
 /** Classes whose objects and paths are detailed (for the report), besides the growing ones. */
 const DETAILED = 20
+/** Ids in common below which two snapshots say nothing of whether one process wrote them. */
+const MIN_SHARED_IDS = 1000
+/** One process's snapshots: about 1 in 40,000 shared ids change class; two processes': most. */
+const MAX_RECLASSED_SHARE = 0.05
 
 /**
  * What grew between heap snapshots and what keeps it alive.
@@ -55,7 +60,11 @@ export async function analyzeHeap (paths, options) {
   const dom = computeDominators(s)
   const last = summarize(s, dom)
   const first = summaries[0]
-  const { rows, newMask } = compareSummaries(first, last)
+  const { rows, newMask, shared, reclassed } = compareSummaries(first, last)
+  if (shared >= MIN_SHARED_IDS && reclassed > shared * MAX_RECLASSED_SHARE) {
+    const share = Math.round(reclassed / shared * 100)
+    throw usageError('DYNO_NOT_ONE_PROCESS', `${basename(paths[0])} and ${basename(lastPath)} are not snapshots of one process: ${share}% of the object ids they share name objects of another kind (in one process almost none do); compare snapshots that one process wrote`)
+  }
 
   // Objects made in the first round and still alive after the last stand out (as memlab finds them).
   const mask = summaries.length >= 2 ? markIds(last, newIds(summaries[0], summaries[1]), s.nodeCount) : newMask

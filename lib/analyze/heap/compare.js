@@ -24,8 +24,9 @@
 /**
  * @param {import('./summary.js').SnapshotSummary} base
  * @param {import('./summary.js').SnapshotSummary} current
- * @returns {{ rows: ComparisonRow[], newMask: Uint8Array }} rows by size delta, largest first;
- *   newMask marks the new objects among `current`'s node ordinals
+ * @returns {{ rows: ComparisonRow[], newMask: Uint8Array, shared: number, reclassed: number }} rows by size delta, largest first;
+ *   newMask marks the new objects among `current`'s node ordinals; shared: ids in both, of which reclassed name
+ *   objects of another class (almost none in one process: ids of two processes match by chance)
  */
 export function compareSummaries (base, current) {
   /** @type {Map<string, ComparisonRow>} */
@@ -60,6 +61,8 @@ export function compareSummaries (base, current) {
   }
   let i = 0
   let j = 0
+  let shared = 0
+  let reclassed = 0
   while (i < base.ids.length || j < current.ids.length) {
     if (j >= current.ids.length || (i < base.ids.length && base.ids[i] < current.ids[j])) {
       deleted(i++)
@@ -67,7 +70,9 @@ export function compareSummaries (base, current) {
       added(j++)
     } else {
       // The same object; counted as moved when its class changed (an object that changed constructor name).
+      shared++
       if (base.classNames[base.classes[i]] !== current.classNames[current.classes[j]]) {
+        reclassed++
         deleted(i)
         added(j)
       }
@@ -82,5 +87,5 @@ export function compareSummaries (base, current) {
     r.retainedDelta = r.retainedAfter - r.retainedBefore
   }
   rows.sort((a, b) => b.sizeDelta - a.sizeDelta || b.countDelta - a.countDelta || (a.name < b.name ? -1 : 1))
-  return { rows, newMask }
+  return { rows, newMask, shared, reclassed }
 }
