@@ -86,14 +86,14 @@ export async function run (argv, io) {
  * `dyno load`'s flags and URL as load options, checked; `dyno flame --load` uses it too.
  * @param {string[]} argv
  * @param {string} cwd
- * @param {{ urlToCheck?: (url: string) => string }} [options] what the URL is checked as
- *   (flame's URL holds `$PORT` until the app listens)
+ * @param {{ urlToCheck?: (url: string) => string, example?: string }} [options] what the URL is checked as
+ *   (flame's URL holds `$PORT` until the app listens), and a URL to give as an example
  */
-export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url } = {}) {
+export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url, example = 'http://127.0.0.1:3000/' } = {}) {
   const { values, positionals, given } = parseFlags(command, argv)
   if (positionals.length !== 1) {
     throw usageError('DYNO_BAD_URL', positionals.length === 0
-      ? 'no URL given; pass one like http://127.0.0.1:3000/'
+      ? `no URL given; pass one like ${example}`
       : `one URL only, got ${positionals.length}: ${positionals.join(' ')}`)
   }
   // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.

@@ -49,7 +49,7 @@ export async function observingOptions (values, target, io) {
  * @param {import('./io.js').IO} io
  */
 export async function loadFlag (text, io) {
-  const load = (await parseLoadArgs(splitWords(text), io.cwd, { urlToCheck: (url) => withPort(url, 1) })).options
+  const load = (await parseLoadArgs(splitWords(text), io.cwd, { urlToCheck: (url) => withPort(url, 1), example: "http://127.0.0.1:$PORT/ (in single quotes: --load '-c 10 http://127.0.0.1:$PORT/')" })).options
   checkLoadUrl(load.url)
   return load
 }

@@ -70,3 +70,9 @@ test('an app that ignores SIGTERM: dyno says it is waiting, a second Ctrl-C kill
   assert.equal(document.end.clean, false)
   assert.match(document.end.how, /killed by dyno \(SIGKILL\)/)
 })
+
+test('--load without a URL asks for one with $PORT, as an observing run needs, not a fixed port', async () => {
+  const run = await runDyno(['doctor', '--load', '-c 10', '--', process.execPath, app])
+  assert.equal(run.code, 2)
+  assert.match(oneLine(run.stderr), /no URL given; pass one like http:\/\/127\.0\.0\.1:\$PORT\/ \(in single quotes/)
+})
