@@ -37,7 +37,8 @@ export const command = /** @type {const} */ ({
     { name: 'rounds', type: 'integer', min: 2, default: 6, placeholder: 'n', description: 'with --load: rounds of one load of each version' },
     { name: 'fresh', type: 'boolean', description: 'with --load: measure each app\'s first load, cold, one app at a time, with the environment as it is (default: a warmed-up pair each round, PORT=0)' },
     { name: 'flame', type: 'boolean', description: 'with --load: profile both versions and show each function\'s CPU time per request, before and after' },
-    ...OBSERVING_FLAGS.filter((f) => f.name !== 'load' && f.name !== 'on-port')
+    // Without --on-port, which compare does not take: said of its own flags, not of the observing commands'.
+    ...OBSERVING_FLAGS.filter((f) => f.name !== 'load' && f.name !== 'on-port').map((f) => ({ ...f, description: f.description.replace('with --load or --on-port: ', 'with --load: ') }))
   ],
   examples: [
     'dyno compare .dyno/micro/before.json .dyno/micro/after.json',
@@ -60,7 +61,7 @@ export async function run (argv, io) {
   const loadOnly = LOAD_ONLY.find((name) => given.has(name))
   if (loadOnly) throw usageError('DYNO_BAD_FLAG', `--${loadOnly} goes with --load, which loads two versions of a server; without it dyno compare reads two result files`)
   if (positionals.length !== 2) {
-    throw usageError('DYNO_BAD_FILE', `dyno compare takes two result files, a then b; got ${positionals.length}`)
+    throw usageError('DYNO_BAD_FILE', `two result files are wanted, a then b; got ${positionals.length}`)
   }
   const files = /** @type {[string, string]} */ (positionals)
   const { result, exitCode } = await runCompare({ files }, io)

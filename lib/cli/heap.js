@@ -8,7 +8,7 @@ import { interruptSignal } from './io.js'
 import { heapJson } from './heap-json.js'
 import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, parseObservingArgs } from './observing.js'
 
-const JSON_FLAG = /** @type {import('./flags.js').Flag} */ ({ name: 'json', type: 'boolean', description: 'print the result as JSON (schemaVersion, comparison, leaks) instead of tables' })
+const JSON_FLAG = /** @type {import('./flags.js').Flag} */ ({ name: 'json', short: 'j', type: 'boolean', description: 'print the result as JSON (schemaVersion, comparison, leaks) instead of tables' })
 
 /** @satisfies {import('./flags.js').Command} */
 export const command = /** @type {const} */ ({
