@@ -1,3 +1,4 @@
+import { usageError } from '../errors.js'
 import { runHeap } from '../commands/heap.js'
 import { runHeapDiff } from '../commands/heap-diff.js'
 import { renderHeapRunSummary } from '../report/heap-terminal.js'
@@ -66,7 +67,10 @@ export function helpFor (argv) {
  */
 export async function run (argv, io) {
   if (argv[0] === 'diff') return runDiff(argv.slice(1), io)
-  const { values, target } = parseObservingArgs(command, argv)
+  const { values, target, given } = parseObservingArgs(command, argv)
+  // Flags that would do nothing are said, not ignored.
+  if (given.has('sampling-interval') && values.sampling !== true) throw usageError('DYNO_BAD_FLAG', '--sampling-interval sets the sampling heap profiler\'s interval; add --sampling, or leave it out')
+  if (given.has('rounds') && values.sampling === true) throw usageError('DYNO_BAD_FLAG', '--rounds counts the rounds between snapshots; with --sampling the load runs once, so leave it out')
   const style = createStyle(io.stdout)
   const observing = await observingOptions(values, target, io)
   const interrupt = interruptSignal(io)

@@ -32,6 +32,7 @@ export const OBSERVING_FLAGS = /** @type {const} */ ([
 export async function observingOptions (values, target, io) {
   if (target.length === 0) throw usageError('DYNO_NO_COMMAND', 'no command to observe; give it after --, like: -- node app.js')
   if (values.load !== undefined && values['on-port'] !== undefined) throw usageError('DYNO_BAD_FLAG', '--load and --on-port both drive the app; pass one')
+  if (values.out.trim() === '') throw usageError('DYNO_BAD_FLAG', '--out takes a folder, not an empty value; leave it out for .dyno')
   return {
     command: target,
     load: values.load === undefined ? null : await loadFlag(values.load, io),
@@ -101,9 +102,9 @@ export function printRunEnd (io, name, result, exitCode) {
  */
 export function parseObservingArgs (command, argv) {
   const [own, target] = splitCommand(argv, command.flags)
-  const { values, positionals } = parseFlags(command, own)
+  const { values, positionals, given } = parseFlags(command, own)
   if (positionals.length > 0) throw usageError('DYNO_BAD_FLAG', `unexpected "${positionals[0]}"; put the command after --`)
-  return { values, target }
+  return { values, target, given }
 }
 
 /**

@@ -76,3 +76,16 @@ test('--load without a URL asks for one with $PORT, as an observing run needs, n
   assert.equal(run.code, 2)
   assert.match(oneLine(run.stderr), /no URL given; pass one like http:\/\/127\.0\.0\.1:\$PORT\/ \(in single quotes/)
 })
+
+test('flags that would do nothing, or an empty --out, are said in one line, not ignored', async () => {
+  const cases = [
+    [['flame', '--out', ''], /--out takes a folder, not an empty value/],
+    [['heap', '--sampling-interval', '1024'], /--sampling-interval sets the sampling heap profiler's interval; add --sampling/],
+    [['heap', '--sampling', '--rounds', '3'], /--rounds counts the rounds between snapshots; with --sampling the load runs once/]
+  ]
+  for (const [args, message] of /** @type {[string[], RegExp][]} */ (cases)) {
+    const run = await runDyno([...args, '--', process.execPath, app])
+    assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`)
+    assert.match(oneLine(run.stderr), message)
+  }
+})
