@@ -17,11 +17,12 @@ export async function runHeapDiff (options, io) {
   if (options.files.length < 2 || options.files.length > 3) throw usageError('DYNO_BAD_FLAG', 'give two or three snapshots, oldest first, like: dyno heap diff before.heapsnapshot after.heapsnapshot')
   const files = options.files.map((file) => resolve(io.cwd, file))
   for (const [i, file] of files.entries()) {
-    let isFile = false
+    let info = null
     try {
-      isFile = statSync(file).isFile()
+      info = statSync(file)
     } catch {}
-    if (!isFile) throw usageError('DYNO_BAD_FILE', `no such file: ${options.files[i]}`)
+    if (!info) throw usageError('DYNO_BAD_FILE', `no such file: ${options.files[i]}`)
+    if (!info.isFile()) throw usageError('DYNO_BAD_FILE', `${options.files[i]} is a folder, not a snapshot; give .heapsnapshot files`)
   }
   const folder = createRunFolder(resolve(io.cwd, options.out), 'heap')
   writeMeta(folder, fileRunMeta('heap', {

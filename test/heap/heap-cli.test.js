@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { runDyno } from '../helpers/cli.js'
@@ -62,4 +62,13 @@ test('dyno heap diff of two processes\' snapshots: refused in one line, no leak 
   const [a] = takeSnapshots('globalThis.kept = Array.from({ length: 3000 }, (_, i) => ({ i })); snapshot(); snapshot()')
   const [, b] = takeSnapshots('globalThis.kept = Array.from({ length: 3000 }, (_, i) => [String(i)]); snapshot(); snapshot()')
   mistake(await dyno(['heap', 'diff', a, b]), /are not snapshots of one process: \d+% of the object ids they share name objects of another kind/)
+})
+
+test('dyno heap diff of a folder, or of bytes that are not text: said as such, nothing echoed raw', async () => {
+  mkdirSync(join(cwd, 'a-folder'), { recursive: true })
+  writeFileSync(join(cwd, 'noise.heapsnapshot'), Buffer.from([0x00, 0xff, 0x1b, 0x5b, 0x32, 0x4a, 0x07, 0x80, 0x9b]))
+  mistake(await dyno(['heap', 'diff', 'a-folder', 'noise.heapsnapshot']), /a-folder is a folder, not a snapshot/)
+  const noise = await dyno(['heap', 'diff', 'noise.heapsnapshot', 'noise.heapsnapshot'])
+  mistake(noise, /noise\.heapsnapshot is not a heap snapshot V8 wrote: expected a JSON object at byte 0, found "[ -~]*"$/m)
+  assert.ok([...noise.stderr].every((c) => c === '\n' || (c >= ' ' && c <= '~')), noise.stderr)
 })

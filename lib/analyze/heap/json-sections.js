@@ -303,7 +303,8 @@ export class SectionReader {
 
   /** @param {Buffer} chunk @param {number} i @param {string} expected */
   fail (chunk, i, expected) {
-    const seen = chunk.subarray(i, i + 20).toString('utf8').replace(/\s+/g, ' ')
+    // A file that is not text shows as what it is, not as bytes echoed to the terminal.
+    const seen = chunk.subarray(i, i + 20).toString('utf8').replace(/\s+/g, ' ').replace(/[^\x20-\x7e]/g, '?')
     throw new SnapshotFormatError(`expected ${expected} at byte ${this.offset + i}, found "${seen}"`)
   }
 }

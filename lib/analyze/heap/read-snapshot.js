@@ -232,7 +232,7 @@ class SnapshotBuilder {
   finish () {
     if (!this.meta || !this.arrays) throw new SnapshotFormatError('it has no "snapshot", "nodes" and "edges"')
     const a = this.arrays
-    if (this.nodesRead !== this.nodeCount * this.nodeFieldCount) throw new SnapshotFormatError(`it announces ${this.nodeCount} nodes and holds ${this.nodesRead / this.nodeFieldCount}`)
+    if (this.nodesRead !== this.nodeCount * this.nodeFieldCount) throw new SnapshotFormatError(`it announces ${this.nodeCount} nodes and holds ${Number.isInteger(this.nodesRead / this.nodeFieldCount) ? this.nodesRead / this.nodeFieldCount : `${this.nodesRead} numbers, not a whole number of nodes,`}`)
     if (this.edgesRead !== this.edgeCount * this.meta.edge_fields.length) throw new SnapshotFormatError(`it announces ${this.edgeCount} edges and holds ${this.edgesRead / this.meta.edge_fields.length}`)
     if (a.firstEdge[this.nodeCount] !== this.edgeCount) throw new SnapshotFormatError('its nodes\' edge counts do not add up to its edges')
     if (!this.stringsSeen) throw new SnapshotFormatError('it has no "strings"')
