@@ -66,7 +66,9 @@ export function compareLoadRounds (rounds, options = {}) {
     const before = rounds.map((r) => r.before[figure])
     const after = rounds.map((r) => r.after[figure])
     const test = compareRounds(before, after, options)
-    return { ...comparisonEntry(name, mean(before), mean(after), test, { lowerIsFaster }), rounds: test.rounds }
+    // Geometric means of the rounds both sides answered: their quotient is the ratio beside them.
+    const both = rounds.filter((r) => r.before[figure] > 0 && r.after[figure] > 0)
+    return { ...comparisonEntry(name, geometricMean(both.map((r) => r.before[figure])), geometricMean(both.map((r) => r.after[figure])), test, { lowerIsFaster }), rounds: test.rounds }
   })
   return { comparisons, totals: sides }
 }
@@ -80,7 +82,7 @@ function totals (rounds, side) {
   return { completed: sum('completed'), errors: sum('errors'), non2xx: sum('non2xx') }
 }
 
-/** @param {number[]} values */
-function mean (values) {
-  return values.length === 0 ? NaN : values.reduce((s, v) => s + v, 0) / values.length
+/** @param {number[]} values all positive */
+function geometricMean (values) {
+  return values.length === 0 ? NaN : Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length)
 }

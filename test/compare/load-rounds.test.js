@@ -67,3 +67,9 @@ test('a side that answered nothing in any round: no comparison, no ratio, no ver
   assert.match(text, /No round could be compared: after answered no request; no ratio, no verdict\./)
   assert.doesNotMatch(text, /1\.00x|indistinguishable/)
 })
+
+test('the before and after columns are geometric means of the rounds, so that their quotient is the ratio beside them', () => {
+  const rounds = [[9821, 9000], [12000, 8000], [7000, 9200]].map(([b, a]) => ({ order: /** @type {('before' | 'after')[]} */ (['before', 'after']), before: figures(b, 2, 9), after: figures(a, 2, 9) }))
+  const [requests] = compareLoadRounds(rounds).comparisons
+  assert.ok(Math.abs(requests.after / requests.before - requests.ratio) < 1e-9, `${requests.after} / ${requests.before} against ${requests.ratio}`)
+})
