@@ -47,3 +47,23 @@ export function internalError (err) {
   const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err)
   return new DynoError('DYNO_INTERNAL', `a bug in dyno (${detail}); please report it with the command line and this output`, { exitCode: 3, cause: err })
 }
+
+/** What a file system error means, in words rather than a code. */
+const FILE_PROBLEMS = /** @type {Record<string, string>} */ ({
+  ENOENT: 'no such file',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'too many symbolic links'
+})
+
+/**
+ * Why a file could not be read, in words: `no such file`, `it is a folder,
+ * not a file`; the system's own message for the rarer kinds.
+ * @param {unknown} err
+ */
+export function fileProblem (err) {
+  const code = /** @type {NodeJS.ErrnoException} */ (err)?.code
+  return (code && FILE_PROBLEMS[code]) ?? /** @type {Error} */ (err)?.message ?? String(err)
+}

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { usageError } from './errors.js'
+import { fileProblem, usageError } from './errors.js'
 
 /**
  * One run, one folder: `.dyno/<time>-<kind>/` holds the raw data in
@@ -172,7 +172,7 @@ export function readJson (folder, name) {
     text = readFileSync(path, 'utf8')
   } catch (err) {
     const code = /** @type {NodeJS.ErrnoException} */ (err).code
-    throw usageError('DYNO_BAD_RUN_FOLDER', code === 'ENOENT' ? `${path} does not exist; is ${folder} a dyno run folder?` : `cannot read ${path}: ${/** @type {Error} */ (err).message}`)
+    throw usageError('DYNO_BAD_RUN_FOLDER', code === 'ENOENT' || code === 'ENOTDIR' ? `${path} does not exist; is ${folder} a dyno run folder?` : `cannot read ${path}: ${fileProblem(err)}`)
   }
   try {
     return JSON.parse(text)

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { usageError } from '../errors.js'
+import { fileProblem, usageError } from '../errors.js'
 import { DEFAULTS, resolveOptions } from '../load/options.js'
 import { loadRequestsFile } from '../load/requests-file.js'
 import { runLoad } from '../commands/load.js'
@@ -159,6 +159,6 @@ async function readUserFile (file, cwd, what) {
   try {
     return await readFile(resolve(cwd, file))
   } catch (err) {
-    throw usageError('DYNO_BAD_FILE', `cannot read the ${what} file ${file}: ${/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT' ? 'no such file' : /** @type {Error} */ (err).message}`)
+    throw usageError('DYNO_BAD_FILE', `cannot read the ${what} file ${file}: ${fileProblem(err)}`)
   }
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { usageError } from '../errors.js'
+import { fileProblem, usageError } from '../errors.js'
 import { compareResults, resultKind } from '../compare/results.js'
 
 /**
@@ -33,7 +33,7 @@ async function readResult (path, cwd) {
   try {
     text = await readFile(resolve(cwd, path), 'utf8')
   } catch (err) {
-    throw usageError('DYNO_BAD_FILE', `cannot read ${path}: ${/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT' ? 'no such file' : /** @type {Error} */ (err).message}`)
+    throw usageError('DYNO_BAD_FILE', `cannot read ${path}: ${fileProblem(err)}`)
   }
   let doc
   try {

@@ -1,7 +1,7 @@
 import { copyFileSync, readFileSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { whyNotProfile } from '../analyze/cpuprofile.js'
-import { usageError } from '../errors.js'
+import { fileProblem, usageError } from '../errors.js'
 import { createRunFolder, fileRunMeta, writeMeta } from '../run-folder.js'
 import { FILES, renderFlameFolder } from './flame-report.js'
 
@@ -18,7 +18,7 @@ export function viewProfile (options, io) {
     profile = JSON.parse(readFileSync(path, 'utf8'))
   } catch (err) {
     const e = /** @type {NodeJS.ErrnoException} */ (err)
-    throw usageError('DYNO_BAD_PROFILE', e.code === 'ENOENT' ? `no such file: ${options.file}` : `cannot read ${options.file} as JSON: ${e.message}`)
+    throw usageError('DYNO_BAD_PROFILE', e.code === 'ENOENT' ? `no such file: ${options.file}` : `cannot read ${options.file} as JSON: ${fileProblem(e)}`)
   }
   const why = whyNotProfile(profile)
   if (why) throw usageError('DYNO_BAD_PROFILE', `${options.file} is not a CPU profile (.cpuprofile): ${why}`)

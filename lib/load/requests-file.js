@@ -32,7 +32,7 @@ export async function loadRequestsFile (file) {
       mod = await import(pathToFileURL(path).href)
     } catch (err) {
       const e = /** @type {NodeJS.ErrnoException} */ (err)
-      const why = e.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(path) ? 'no such file' : e.message
+      const why = e.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(path) ? 'no such file' : e.code === 'ERR_UNSUPPORTED_DIR_IMPORT' ? 'it is a folder, not a file' : e.message
       throw usageError('DYNO_BAD_REQUESTS_FILE', `cannot load requests file ${file}: ${why}`)
     }
     requests = mod.requests ?? mod.default

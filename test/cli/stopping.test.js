@@ -89,3 +89,22 @@ test('flags that would do nothing, or an empty --out, are said in one line, not 
     assert.match(oneLine(run.stderr), message)
   }
 })
+
+test('a folder where a file is wanted, or a file where a folder is: said in words, not as EISDIR or ENOTDIR', async () => {
+  const examples = fileURLToPath(new URL('../../examples', import.meta.url))
+  const file = fileURLToPath(new URL('../../package.json', import.meta.url))
+  const cases = [
+    [['load', '-i', examples, 'http://127.0.0.1:9/'], /cannot read the body file .*: it is a folder, not a file/],
+    [['load', '--requests', examples, 'http://127.0.0.1:9/'], /cannot load requests file .*: it is a folder, not a file/],
+    [['compare', examples, examples], /cannot read .*: it is a folder, not a file/],
+    [['flame', '--view', examples], /cannot read .* as JSON: it is a folder, not a file/],
+    [['report', file], /does not exist; is .*package\.json a dyno run folder\?/]
+  ]
+  for (const [args, message] of /** @type {[string[], RegExp][]} */ (cases)) {
+    const run = await runDyno(args)
+    assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`)
+    const line = oneLine(run.stderr)
+    assert.match(line, message)
+    assert.doesNotMatch(line, /EISDIR|ENOTDIR/)
+  }
+})
