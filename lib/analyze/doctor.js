@@ -46,9 +46,10 @@ export function fullGcOf (value) {
  * @param {FullGcs} [input.fullGcs]
  * @param {import('./doctor-next.js').RunCommand} input.run how the run was started, for the next command
  * @param {boolean} [input.listened] false when dyno was to load the app and it never listened: nothing was under load
+ * @param {string | null} [input.failed] how the app ended when it failed (crashed, exited with an error), else null
  * @returns {DoctorAnalysis}
  */
-export function analyzeDoctor ({ samples, loadWindow, driver, load, fullGcs = { before: null, after: null }, run, listened = true }) {
+export function analyzeDoctor ({ samples, loadWindow, driver, load, fullGcs = { before: null, after: null }, run, listened = true, failed = null }) {
   const window = findWindow(samples, loadWindow, driver)
   if (!window) return { window: null, seconds: [], summary: null, diagnoses: [], note: 'the app wrote no samples: it ended before the collector could take one' }
   if (driver !== null && !listened) {
@@ -59,7 +60,11 @@ export function analyzeDoctor ({ samples, loadWindow, driver, load, fullGcs = { 
   const full = seconds.filter((s) => s.span >= THRESHOLDS.minSecondSpanMs)
   const summary = summarize(samples, seconds, window, load, fullGcs)
   if (full.length === 0) {
-    return { window, seconds, summary, diagnoses: [], note: `less than a second ${window.source === 'run' ? 'of samples' : 'under load'}: too little to judge; load the app for longer` }
+    // An app that died at once (a missing file, a syntax error) needs fixing, not a longer load.
+    const note = failed !== null && window.source === 'run'
+      ? `the app ${failed} within a second: too little to judge; fix what stopped it first`
+      : `less than a second ${window.source === 'run' ? 'of samples' : 'under load'}: too little to judge; load the app for longer`
+    return { window, seconds, summary, diagnoses: [], note }
   }
   const input = { seconds, full, summary, fullGcs, under: window.source === 'run' ? 'while it ran' : 'under load' }
   const findings = RULES.map((rule) => rule(input)).filter((finding) => finding !== null)

@@ -38,7 +38,8 @@ export function renderDoctorFolder (folder) {
     load: meta.load,
     fullGcs,
     run: { argv: meta.target?.argv ?? [], load: options.loadFlags ?? null, onPort: options.onPort ?? null },
-    listened: meta.process?.listening != null
+    listened: meta.process?.listening != null,
+    failed: meta.end && !meta.end.clean ? meta.end.how : null
   })
   const html = join(folder, FILES.html)
   const document = doctorDocument(meta, analysis, { folder, report: html })

@@ -128,6 +128,8 @@ test('an app that throws on its first line: its CPU is its own, not the agent\'s
   // agent's thread was up, the CPU of the agent's start-up fell into those few milliseconds: 150% to
   // 235% of a core.
   assert.ok(summary.cpu.mean < 1, `CPU ${summary.cpu.mean}`)
+  // Dead at once, it needs fixing, not a longer load.
+  assert.match(JSON.parse(run.stdout).note, /^the app crashed: uncaught Error: boom .* within a second: too little to judge; fix what stopped it first$/)
 })
 
 test('an app that calls process.exit: a run folder, its samples up to the exit', async () => {
