@@ -39,7 +39,9 @@ export function rateText (n) {
 export function ratioText (e, word) {
   const narrow = times(e.low) === times(e.high) && e.high < 10
   const x = (/** @type {number} */ r) => (narrow ? `${r.toFixed(3)}x` : times(r))
-  return `${x(e.ratio)}${word ? ` ${word}` : ''} (${x(e.low)}–${x(e.high)})`
+  // An interval with no end (one sample, or a zero) says nothing: none is printed.
+  const interval = e.low > 0 && Number.isFinite(e.high) ? ` (${x(e.low)}–${x(e.high)})` : ' (no interval)'
+  return `${x(e.ratio)}${word ? ` ${word}` : ''}${interval}`
 }
 
 /**

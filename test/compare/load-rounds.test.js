@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { compareLoadRounds } from '../../lib/compare/load-rounds.js'
 import { Turns, roundOrder } from '../../lib/compare/turns.js'
+import { ratioText } from '../../lib/report/comparison-table.js'
 import { renderLoadComparison } from '../../lib/report/compare-load-terminal.js'
 import { createStyle } from '../../lib/report/style.js'
 
@@ -72,4 +73,10 @@ test('the before and after columns are geometric means of the rounds, so that th
   const rounds = [[9821, 9000], [12000, 8000], [7000, 9200]].map(([b, a]) => ({ order: /** @type {('before' | 'after')[]} */ (['before', 'after']), before: figures(b, 2, 9), after: figures(a, 2, 9) }))
   const [requests] = compareLoadRounds(rounds).comparisons
   assert.ok(Math.abs(requests.after / requests.before - requests.ratio) < 1e-9, `${requests.after} / ${requests.before} against ${requests.ratio}`)
+})
+
+test('a ratio whose interval has no end is printed without one, never as (0.00x–∞) or (∞–∞)', () => {
+  assert.equal(ratioText({ ratio: 0.99, low: Infinity, high: Infinity }), '0.99x (no interval)')
+  assert.equal(ratioText({ ratio: 1.2, low: 0, high: Infinity }, 'faster'), '1.20x faster (no interval)')
+  assert.equal(ratioText({ ratio: 1.2, low: 1.1, high: 1.3 }), '1.20x (1.10x–1.30x)')
 })
