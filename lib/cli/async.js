@@ -20,7 +20,7 @@ export const command = /** @type {const} */ ({
   ].join('\n'),
   flags: [
     ...OBSERVING_FLAGS,
-    { name: 'sample', type: 'integer', min: 1, default: DEFAULT_SAMPLE, placeholder: 'N', description: 'trace one request in N (1: every request); the others are only counted' },
+    { name: 'sample', type: 'integer', min: 1, default: DEFAULT_SAMPLE, placeholder: 'N', description: 'trace one request in N (1: every request), besides the first 25 that start while none is traced; the others are only counted' },
     { name: 'max-rate', type: 'integer', min: 0, default: DEFAULT_MAX_RATE, placeholder: 'N', description: 'trace at most N requests a second, whatever --sample says (0: no limit)' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print the findings and critical paths as one JSON document instead of the summary (the app\'s own output goes to stderr)' }
   ],
