@@ -44,7 +44,7 @@ test('usage mistakes: one line, exit code 2', async () => {
     [['micro', '--rounds', '1', 'x.js'], /-r\/--rounds must be at least 2/],
     [['micro', '--save', '../up', fixture('aa.js')], /--save takes a plain name/],
     [['micro', '--qiuck', 'x.js'], /unknown flag --qiuck \(did you mean --quick\?\)/],
-    [['compare', 'a.json'], /takes two result files/],
+    [['compare', 'a.json'], /^dyno compare: two result files are wanted, a then b/],
     [['compare', 'missing.json', 'other.json'], /cannot read missing\.json: no such file/],
     [['compare', 'other.json', 'other.json'], /other\.json is not a result dyno compare understands/],
     [['compare', 'broken.json', 'other.json'], /broken\.json is not JSON/]
