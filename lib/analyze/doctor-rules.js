@@ -155,7 +155,8 @@ export function memoryGrowth ({ full, fullGcs, under }) {
  * Between full GCs the lows climb on garbage alone, towards highs that stay
  * put; what the app keeps lifts both. For memory only the GC frees, a full
  * GC after the first third (dyno's after the load, else V8's last) must also
- * have left the signal above where it started.
+ * have left the signal above where it started, and above the first third's
+ * highest low.
  * @param {import('./doctor-series.js').Second[]} seconds after the warm-up
  * @param {MemorySignal} signal
  * @param {import('./doctor.js').FullGcs} fullGcs the full GCs dyno had the app run around the load
@@ -176,6 +177,9 @@ function growth (seconds, { what, low, high, minBytes, minShare, afterFullGc }, 
   if (high && Math.max(...tail.map(highOf)) - Math.max(...head.map(highOf)) < Math.max(rise, THRESHOLDS.growthHighs * (to - from))) return null
   const left = afterFullGc ? leftByFullGc(points.slice(third), lowOf, afterFullGc, fullGcs, from) : null
   if (afterFullGc && (!left || left.bytes - left.since < Math.max(minBytes, minShare * left.since))) return null
+  // What the app still holds must also be above what it held early in the load: a pool whose
+  // connections each keep their last result filled once, in the first seconds, and grew no more.
+  if (left && left.bytes - from < Math.max(minBytes, minShare * from)) return null
   const minutes = (/** @type {{ t: number }} */ (tail.at(-1)).t - head[0].t) / 60_000
   return { what, from, to, left, seconds: points.length, perMinute: minutes > 0 ? (to - from) / minutes : 0 }
 }

@@ -69,6 +69,14 @@ test('with a full GC after the load, what it left decides, not the full GCs V8 r
   assert.match(long.evidence, /over 12 s under load .*, and a full GC after the load left 143\.3 MB \(6\.7 MB in one before it\)$/)
 })
 
+test('a full GC after the load above the one before it, but not above what the app held early in the load, is no growth (a pool filled in the first seconds)', () => {
+  const { samples, loadWindow, load } = recordedSeries('leaking')
+  const run = { argv: ['node', 'examples/doctor/leaking.js'], load: LOAD, onPort: null }
+  // 1 MB before the load and 5 MB after: 4 MB more, but the lows of the first third were already about 6 MB.
+  const fullGcs = { before: { t: loadWindow.startMs - 100, heapUsed: 1e6, external: 2e6 }, after: { t: loadWindow.endMs + 100, heapUsed: 5e6, external: 2e6 } }
+  assert.deepEqual(kinds(analyzeDoctor({ samples, loadWindow, driver: 'load', load, fullGcs, run })), ['healthy'])
+})
+
 test('buffers that each request holds for a few turns swing external memory: no growth; buffers kept for good are', () => {
   // test/fixtures/apps/buffer-churn.cjs: external memory swings by 30 MB within a second, and its lows
   // moved by 6.5 MB from the first third to the last, which was growth before external memory had a swing.
