@@ -31,14 +31,26 @@ async function untilSettled (session, limitMs) {
   }
 }
 
-/** @param {import('./inspector-session.cjs').InspectorSession} session @returns {Promise<{ open: number, sinceTurnMs: number }>} open -1 when unknown */
+/**
+ * The app's requests in flight, and how long ago its loop turned. Some Node
+ * lines answer the inspector between two instructions of a blocked loop,
+ * others only once it turns: no answer within BLOCKED_MS is a blocked loop too.
+ * @param {import('./inspector-session.cjs').InspectorSession} session
+ * @returns {Promise<{ open: number, sinceTurnMs: number }>} open -1 when unknown
+ */
 async function openRequests (session) {
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer
+  const unanswered = new Promise((resolve) => { timer = setTimeout(() => resolve({ open: -1, sinceTurnMs: Infinity }), BLOCKED_MS) })
+  const asked = session.post('Runtime.evaluate', { expression: `typeof ${KEY_EXPRESSION} === 'function' ? ${KEY_EXPRESSION}() : null`, returnByValue: true, silent: true })
+    .then(({ result }) => {
+      const value = result && result.value
+      return Array.isArray(value) ? { open: value[0], sinceTurnMs: value[1] } : { open: -1, sinceTurnMs: 0 }
+    }, () => ({ open: -1, sinceTurnMs: 0 }))
   try {
-    const { result } = await session.post('Runtime.evaluate', { expression: `typeof ${KEY_EXPRESSION} === 'function' ? ${KEY_EXPRESSION}() : null`, returnByValue: true, silent: true })
-    const value = result && result.value
-    return Array.isArray(value) ? { open: value[0], sinceTurnMs: value[1] } : { open: -1, sinceTurnMs: 0 }
-  } catch {
-    return { open: -1, sinceTurnMs: 0 }
+    return /** @type {{ open: number, sinceTurnMs: number }} */ (await Promise.race([asked, unanswered]))
+  } finally {
+    clearTimeout(timer)
   }
 }
 
