@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { DEFAULT_SAMPLE } from '../lib/commands/async.js'
+import { DEFAULT_SAMPLE } from '../lib/kinds/async/command.js'
 import { median } from './lib/measure.js'
 import { PAIR_SHAPE, keptOverRuns, pairOptions, pairRun } from './lib/pair-runs.js'
 

@@ -13,7 +13,7 @@
 import { statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { renderFlameHtml } from '../lib/report/flame-html.js'
+import { renderFlameHtml } from '../lib/kinds/flame/html.js'
 import { reportFile, reportViewer } from '../test/helpers/browser.js'
 import { makeFlameData } from '../test/helpers/flame-generator.js'
 

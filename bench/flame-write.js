@@ -12,8 +12,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { FILES, renderFlameFolder } from '../lib/commands/flame-report.js'
-import { mergedProfile } from '../lib/commands/flame-profile.js'
+import { FILES, renderFolder } from '../lib/kinds/flame/folder.js'
+import { mergedProfile } from '../lib/cpu-profile/profile-files.js'
 import { readProcesses } from '../lib/observe/processes.js'
 
 const { values } = parseArgs({ options: { functions: { type: 'string', default: '40000' }, tree: { type: 'string', default: '250000' } } })
@@ -84,7 +84,7 @@ const profile = mergedProfile(processRecord)
 const merged = performance.now()
 writeFileSync(join(folder, FILES.profile), JSON.stringify(profile))
 const written = performance.now()
-const { data } = renderFlameFolder(folder, profile)
+const { data } = renderFolder(folder, profile)
 const rendered = performance.now()
 const size = (/** @type {string} */ name) => `${(statSync(join(folder, name)).size / 1e6).toFixed(1)} MB`
 console.log(`merged ${profile.nodes.length} nodes in ${((merged - started) / 1000).toFixed(2)} s`)

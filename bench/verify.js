@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { BETWEEN_RUNS, compareResults } from '../lib/compare/results.js'
+import { BETWEEN_RUNS, compareResults } from '../lib/kinds/compare/results.js'
 
 const { values, positionals: extra } = parseArgs({
   options: {

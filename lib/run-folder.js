@@ -7,7 +7,7 @@ import { fileProblem, usageError } from './errors.js'
  * standard formats and `meta.json`, so any report can be rendered again
  * (`dyno report <folder>` dispatches on `kind`).
  *
- * @typedef {'flame' | 'doctor' | 'async' | 'heap' | 'compare'} RunKind
+ * @typedef {string} RunKind the name of a kind in lib/kinds.js that writes run folders
  *
  * @typedef {object} RunMeta what every run folder's meta.json holds
  * @property {2} schemaVersion

@@ -1,9 +1,9 @@
 // One measured analysis of a snapshot by dyno, in a process of its own:
 // read, dominators and retained sizes, shortest paths (what memlab's
 // getFullHeapFromFile computes). Prints { ms, maxRssBytes }.
-import { computeDominators } from '../../lib/analyze/heap/dominators.js'
-import { readSnapshot } from '../../lib/analyze/heap/read-snapshot.js'
-import { shortestPaths } from '../../lib/analyze/heap/shortest-paths.js'
+import { computeDominators } from '../../lib/kinds/heap/snapshot/dominators.js'
+import { readSnapshot } from '../../lib/kinds/heap/snapshot/read-snapshot.js'
+import { shortestPaths } from '../../lib/kinds/heap/snapshot/shortest-paths.js'
 
 const started = performance.now()
 const snapshot = await readSnapshot(process.argv[2])

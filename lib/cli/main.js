@@ -44,7 +44,7 @@ export async function main (argv, io = processIO()) {
     return 2
   }
   try {
-    const { command, helpFor, run } = await entry.load()
+    const { command, helpFor, run } = await entry.cli()
     const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest
     if (own.includes('--help') || own.includes('-h')) {
       io.stdout.write(helpText(helpFor?.(own) ?? command))

@@ -2,10 +2,10 @@ import { resolve } from 'node:path'
 import { usageError } from '../errors.js'
 import { splitWords } from '../observe/command.js'
 import { checkLoadUrl, withPort } from '../observe/load-url.js'
-import { renderLoadHeader } from '../report/load-terminal.js'
+import { renderLoadHeader } from '../kinds/load/terminal.js'
 import { createProgressBar } from '../report/progress.js'
 import { parseFlags } from './flags.js'
-import { parseLoadArgs } from './load.js'
+import { parseLoadArgs } from '../kinds/load/cli.js'
 
 /**
  * What the commands that observe an app (flame, doctor, async, heap) share

@@ -66,11 +66,11 @@ export function keep (value) {
  * `dyno micro` it does nothing, so one file serves both ways. Durations are
  * in seconds, as dyno micro's flags take them; `node bench.js --quick` and
  * `--json` work too.
- * @param {import('./standalone.js').RunOptions} [options]
+ * @param {import('../cli/micro-standalone.js').RunOptions} [options]
  * @returns {Promise<number>} the exit code dyno micro would give
  */
 export async function run (options = {}) {
   if (process.env[WORKER_ENV]) return 0
-  const { runFromBenchmarkFile } = await import('./standalone.js')
+  const { runFromBenchmarkFile } = await import('../cli/micro-standalone.js')
   return runFromBenchmarkFile(options)
 }

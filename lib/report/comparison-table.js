@@ -1,4 +1,4 @@
-import { count, decimal, pValue, times } from './format.js'
+import { count, decimal, pValue, times } from '../format.js'
 import { table } from './table.js'
 
 /**
@@ -6,7 +6,7 @@ import { table } from './table.js'
  * line per verdict: dyno micro --against and dyno compare.
  *
  * @typedef {import('./style.js').Style} Style
- * @typedef {import('../compare/comparison.js').ComparisonEntry} ComparisonEntry
+ * @typedef {import('../stats/comparison.js').ComparisonEntry} ComparisonEntry
  */
 
 /**

@@ -1,4 +1,4 @@
-import { count, seconds } from './format.js'
+import { count, seconds } from '../format.js'
 
 /**
  * A one-line progress bar on a terminal, redrawn in place. Write nothing

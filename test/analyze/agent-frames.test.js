@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
 import { Profile } from 'pprof-format'
-import { buildFlameData } from '../../lib/analyze/build-flame-data.js'
-import { toCollapsed } from '../../lib/analyze/collapsed.js'
-import { whyNotProfile } from '../../lib/analyze/cpuprofile.js'
-import { toPprof } from '../../lib/analyze/pprof.js'
+import { buildFlameData } from '../../lib/cpu-profile/build-flame-data.js'
+import { toCollapsed } from '../../lib/cpu-profile/collapsed.js'
+import { whyNotProfile } from '../../lib/cpu-profile/cpuprofile.js'
+import { toPprof } from '../../lib/cpu-profile/pprof.js'
 
 const agentUrl = (/** @type {string} */ file) => new URL(`../../lib/${file}`, import.meta.url).href
 /** @param {string} functionName @param {string} url */

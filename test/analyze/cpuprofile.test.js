@@ -2,12 +2,12 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
 import { Profile } from 'pprof-format'
-import { buildFlameData } from '../../lib/analyze/build-flame-data.js'
-import { toCollapsed } from '../../lib/analyze/collapsed.js'
-import { mergeProfiles, whyNotProfile } from '../../lib/analyze/cpuprofile.js'
-import { CATEGORIES } from '../../lib/analyze/flame-data.js'
-import { hotFunctions } from '../../lib/analyze/hot-functions.js'
-import { toPprof } from '../../lib/analyze/pprof.js'
+import { buildFlameData } from '../../lib/cpu-profile/build-flame-data.js'
+import { toCollapsed } from '../../lib/cpu-profile/collapsed.js'
+import { mergeProfiles, whyNotProfile } from '../../lib/cpu-profile/cpuprofile.js'
+import { CATEGORIES } from '../../lib/cpu-profile/flame-data.js'
+import { hotFunctions } from '../../lib/cpu-profile/hot-functions.js'
+import { toPprof } from '../../lib/cpu-profile/pprof.js'
 
 /** @param {string} functionName @param {string} [url] @param {number} [lineNumber] */
 const frame = (functionName, url = '', lineNumber = 0) => ({ functionName, scriptId: url ? '7' : '0', url, lineNumber, columnNumber: 4 })

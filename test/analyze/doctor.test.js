@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { analyzeDoctor } from '../../lib/analyze/doctor.js'
-import { shellWord } from '../../lib/analyze/doctor-next.js'
-import { THRESHOLDS } from '../../lib/analyze/doctor-rules.js'
-import { keyFigures } from '../../lib/report/doctor-terminal.js'
-import { findWindow } from '../../lib/analyze/doctor-series.js'
+import { analyzeDoctor } from '../../lib/kinds/doctor/analyze.js'
+import { shellWord } from '../../lib/kinds/doctor/next.js'
+import { THRESHOLDS } from '../../lib/kinds/doctor/rules.js'
+import { keyFigures } from '../../lib/kinds/doctor/terminal.js'
+import { findWindow } from '../../lib/kinds/doctor/series.js'
 import { makeSeries, recordedSeries } from '../helpers/doctor-samples.js'
 
 const LOAD = '-c 10 -d 5 http://127.0.0.1:$PORT/'
@@ -16,7 +16,7 @@ function analyzeRecorded (name) {
 }
 
 /**
- * @param {import('../../lib/analyze/doctor-series.js').DoctorSample[]} samples
+ * @param {import('../../lib/kinds/doctor/series.js').DoctorSample[]} samples
  * @param {{ loadWindow?: { startMs: number, endMs: number } | null }} [options]
  */
 function analyzeMade (samples, { loadWindow = null } = {}) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { buildFlameData } from '../../lib/analyze/build-flame-data.js'
-import { scriptExtents } from '../../lib/analyze/inlined.js'
+import { buildFlameData } from '../../lib/cpu-profile/build-flame-data.js'
+import { scriptExtents } from '../../lib/cpu-profile/inlined.js'
 
 // Recorded shape of a Node 20/24 profile: V8 inlined `burn` into `handler`
 // and the profiler reports burn's samples in handler's frame, on burn's lines.
@@ -35,7 +35,7 @@ const appFunctions = [
 /** @param {string} functionName @param {string} url @param {number} lineNumber 0-based */
 const frame = (functionName, url, lineNumber, columnNumber = 14) => ({ functionName, scriptId: '9', url, lineNumber, columnNumber })
 
-/** @param {import('../../lib/analyze/flame-data.js').FlameData} data @param {string} name */
+/** @param {import('../../lib/cpu-profile/flame-data.js').FlameData} data @param {string} name */
 function selfOf (data, name) {
   let self = 0
   let inlined = 0

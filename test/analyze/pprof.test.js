@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
 import { Profile } from 'pprof-format'
-import { buildFlameData } from '../../lib/analyze/build-flame-data.js'
-import { sampleDurations } from '../../lib/analyze/profile-samples.js'
-import { linesOf, toPprof } from '../../lib/analyze/pprof.js'
+import { buildFlameData } from '../../lib/cpu-profile/build-flame-data.js'
+import { sampleDurations } from '../../lib/cpu-profile/profile-samples.js'
+import { linesOf, toPprof } from '../../lib/cpu-profile/pprof.js'
 
 const URL = 'file:///app/server.js'
 /** @param {string} functionName @param {string} url @param {number} lineNumber 0-based */

@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
-import { analyzeAsync } from '../../lib/analyze/async.js'
-import { isAsyncFunctionStart } from '../../lib/analyze/async-unneeded.js'
-import { parseAsyncData } from '../../lib/analyze/async-data.js'
-import { limitedTime } from '../../lib/analyze/async-patterns.js'
+import { analyzeAsync } from '../../lib/kinds/async/analyze.js'
+import { isAsyncFunctionStart } from '../../lib/kinds/async/unneeded.js'
+import { parseAsyncData } from '../../lib/kinds/async/data.js'
+import { limitedTime } from '../../lib/kinds/async/patterns.js'
 import { EXPECTED, FIXED, ITEMS, QUERIES, CONNECTIONS, WAIT_MS, lineOf, within } from '../helpers/async.js'
 
 const fixture = (/** @type {string} */ name) => readFileSync(new URL(`../fixtures/async/${name}.jsonl`, import.meta.url), 'utf8')
@@ -41,7 +41,7 @@ for (const example of FIXED) {
 
 test('serial awaits: each await with its line and wait; together they would take the longest', () => {
   const [finding] = analyze('chain-serial').findings
-  const detail = /** @type {import('../../lib/analyze/async.js').SerialDetail} */ (finding.detail)
+  const detail = /** @type {import('../../lib/kinds/async/analyze.js').SerialDetail} */ (finding.detail)
   const file = '/app/examples/async/chain-serial.cjs'
   assert.deepEqual(detail.awaits.map((a) => a.location.line), [lineOf('examples/async/chain-serial.cjs', 'await readUser('), lineOf('examples/async/chain-serial.cjs', 'await readOrders('), lineOf('examples/async/chain-serial.cjs', 'await readRecommendations(')])
   assert.ok(detail.awaits.every((a) => a.location.file === file))
@@ -51,7 +51,7 @@ test('serial awaits: each await with its line and wait; together they would take
 
 test('await in a loop: the count, each wait, and what Promise.all and ten at a time would take', () => {
   const [finding] = analyze('loop-serial').findings
-  const detail = /** @type {import('../../lib/analyze/async.js').LoopDetail} */ (finding.detail)
+  const detail = /** @type {import('../../lib/kinds/async/analyze.js').LoopDetail} */ (finding.detail)
   assert.equal(detail.count, ITEMS)
   assert.ok(within(detail.eachMs, WAIT_MS.item))
   assert.ok(within(detail.allMs, WAIT_MS.item, 0.5))
@@ -61,7 +61,7 @@ test('await in a loop: the count, each wait, and what Promise.all and ten at a t
 
 test('unbounded fan-out: the operations, how many are served at once, the wait growing from first to last', () => {
   const [finding] = analyze('fan-out').findings
-  const detail = /** @type {import('../../lib/analyze/async.js').FanOutDetail} */ (finding.detail)
+  const detail = /** @type {import('../../lib/kinds/async/analyze.js').FanOutDetail} */ (finding.detail)
   assert.equal(detail.count, QUERIES)
   assert.equal(Math.round(detail.atOnce), CONNECTIONS)
   assert.ok(detail.lastMs > detail.firstMs * 5)
@@ -79,7 +79,7 @@ test('a .then chain is a chain of serial waits, found at its first link', () => 
 
 test('the critical path of the typical request: its waits, each with the await that continued after it', () => {
   const analysis = analyze('chain-serial')
-  const typical = /** @type {import('../../lib/analyze/async.js').RequestView} */ (analysis.typical)
+  const typical = /** @type {import('../../lib/kinds/async/analyze.js').RequestView} */ (analysis.typical)
   const sites = new Map(analysis.sites.map((s) => [s.id, s]))
   const line = (/** @type {number} */ site) => sites.get(site)?.frames[0].line
   const waits = typical.steps.filter((s) => s.end - s.start > 5)
@@ -93,7 +93,7 @@ test('the critical path of the typical request: its waits, each with the await t
 test('callback code: no finding, and its critical path goes through the file read and the timer', () => {
   const analysis = analyze('callbacks')
   assert.deepEqual(analysis.findings, [])
-  const typical = /** @type {import('../../lib/analyze/async.js').RequestView} */ (analysis.typical)
+  const typical = /** @type {import('../../lib/kinds/async/analyze.js').RequestView} */ (analysis.typical)
   // Reading a file is an open, reads and a close; then the 10 ms timer.
   assert.deepEqual(typical.steps.map((s) => s.kind), ['fs', 'fs', 'fs', 'fs', 'timer'])
   assert.equal(typical.steps[4].end, typical.bars.find((b) => b.id === typical.steps[4].id)?.end)

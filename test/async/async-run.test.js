@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_SAMPLE, MIN_TRACED } from '../../lib/commands/async.js'
+import { DEFAULT_SAMPLE, MIN_TRACED } from '../../lib/kinds/async/command.js'
 import { runDyno } from '../helpers/cli.js'
 import { EXPECTED, FIXED, dynoAsync, examplePath, lineOf, measuredWithin } from '../helpers/async.js'
 

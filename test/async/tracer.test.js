@@ -7,8 +7,8 @@ import { once } from 'node:events'
 import http from 'node:http'
 import net from 'node:net'
 import { test } from 'node:test'
-import { analyzeAsync } from '../../lib/analyze/async.js'
-import { parseAsyncData } from '../../lib/analyze/async-data.js'
+import { analyzeAsync } from '../../lib/kinds/async/analyze.js'
+import { parseAsyncData } from '../../lib/kinds/async/data.js'
 import { load } from '../../lib/index.js'
 
 const { startTracer } = createRequire(import.meta.url)('../../lib/agent/async-tracer.cjs')
@@ -123,7 +123,7 @@ test('callbacks on a connection opened before the request are the request\'s: th
   const analysis = analyzeAsync(data)
   assert.deepEqual(analysis.findings.map((f) => f.kind), ['serial-awaits'])
   const [finding] = analysis.findings
-  const detail = /** @type {import('../../lib/analyze/async.js').SerialDetail} */ (finding.detail)
+  const detail = /** @type {import('../../lib/kinds/async/analyze.js').SerialDetail} */ (finding.detail)
   assert.equal(detail.callbacks, true)
   assert.equal(detail.awaits.length, 3)
   assert.match(finding.location.file, /tracer\.test\.js$/)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { command } from '../../lib/cli/load.js'
+import { command } from '../../lib/kinds/load/cli.js'
 import { DEFAULTS } from '../../lib/load/options.js'
 import { runDyno } from '../helpers/cli.js'
 

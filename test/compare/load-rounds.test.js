@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { compareLoadRounds } from '../../lib/compare/load-rounds.js'
-import { Turns, roundOrder } from '../../lib/compare/turns.js'
+import { compareLoadRounds } from '../../lib/kinds/compare/load-rounds.js'
+import { Turns, roundOrder } from '../../lib/kinds/compare/turns.js'
 import { ratioText } from '../../lib/report/comparison-table.js'
-import { renderLoadComparison } from '../../lib/report/compare-load-terminal.js'
+import { renderLoadComparison } from '../../lib/kinds/compare/load-terminal.js'
 import { createStyle } from '../../lib/report/style.js'
 
 test('rounds alternate which version goes first', () => {
@@ -42,7 +42,7 @@ test('each metric is compared round by round; lower latency is faster', () => {
   // The machine drifts from round to round; the after version keeps 20% more throughput within each.
   const drift = [1, 0.8, 1.1, 0.9, 1.05, 0.85]
   const rounds = drift.map((d, i) => ({
-    order: /** @type {import('../../lib/compare/turns.js').Side[]} */ (i % 2 ? ['after', 'before'] : ['before', 'after']),
+    order: /** @type {import('../../lib/kinds/compare/turns.js').Side[]} */ (i % 2 ? ['after', 'before'] : ['before', 'after']),
     before: figures(1000 * d, 10 / d, 40 / d),
     after: figures(1200 * d * (1 + (i % 3) / 100), 8 / d, 40 / d * (1 + (i % 2) / 50))
   }))

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { diffProfiles } from '../../lib/analyze/flame-diff.js'
-import { flameDiffData } from '../../lib/analyze/flame-diff-data.js'
-import { renderFlameDiff } from '../../lib/report/flame-diff-terminal.js'
+import { diffProfiles } from '../../lib/kinds/compare/flame-diff.js'
+import { flameDiffData } from '../../lib/kinds/compare/flame-diff-data.js'
+import { renderFlameDiff } from '../../lib/kinds/compare/flame-diff-terminal.js'
 import { createStyle } from '../../lib/report/style.js'
 import { LINES_ADDED, REQUESTS, recordTwoVersions } from '../helpers/two-versions.js'
 
@@ -35,7 +35,7 @@ test('a function that moved down its file is the same function, named where it i
 })
 
 test('without their folders, each version\'s files are named from the folder that holds them', () => {
-  const bare = (/** @type {import('../../lib/analyze/flame-diff.js').DiffSide} */ side) => ({ profile: side.profile, requests: side.requests })
+  const bare = (/** @type {import('../../lib/kinds/compare/flame-diff.js').DiffSide} */ side) => ({ profile: side.profile, requests: side.requests })
   const diff = diffProfiles({ before: bare(versions.before), after: bare(versions.after) })
   assert.deepEqual(diff, diffProfiles(versions))
 })

@@ -9,7 +9,7 @@ import { gunzipSync } from 'node:zlib'
 import { Profile } from 'pprof-format'
 import { runDyno } from '../helpers/cli.js'
 
-/** @typedef {import('../../lib/analyze/flame-data.js').FlameData} FlameData */
+/** @typedef {import('../../lib/cpu-profile/flame-data.js').FlameData} FlameData */
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const SERVER = join(root, 'examples', 'cpu-burn', 'server.js')

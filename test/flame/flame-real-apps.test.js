@@ -24,12 +24,12 @@ async function flame (command, load = '-c 4 -d 2 http://127.0.0.1:$PORT/') {
   const html = readFileSync(join(cwd, '.dyno', folder, 'flamegraph.html'), 'utf8')
   const json = /<script type="application\/json" id="flame-data">([^<]*)<\/script>/.exec(html)?.[1]
   assert.ok(json)
-  return { ...run, folder: join(cwd, '.dyno', folder), data: /** @type {import('../../lib/analyze/flame-data.js').FlameData} */ (JSON.parse(json)) }
+  return { ...run, folder: join(cwd, '.dyno', folder), data: /** @type {import('../../lib/cpu-profile/flame-data.js').FlameData} */ (JSON.parse(json)) }
 }
 
 /**
  * The hottest function by self time, with where the report says it is.
- * @param {import('../../lib/analyze/flame-data.js').FlameData} data
+ * @param {import('../../lib/cpu-profile/flame-data.js').FlameData} data
  */
 function hottest (data) {
   const self = new Map()

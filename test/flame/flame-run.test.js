@@ -28,12 +28,12 @@ function flameData (folder) {
   const html = readFileSync(join(folder, 'flamegraph.html'), 'utf8')
   const json = /<script type="application\/json" id="flame-data">([^<]*)<\/script>/.exec(html)?.[1]
   assert.ok(json, 'the report embeds its data')
-  return /** @type {import('../../lib/analyze/flame-data.js').FlameData} */ (JSON.parse(json))
+  return /** @type {import('../../lib/cpu-profile/flame-data.js').FlameData} */ (JSON.parse(json))
 }
 
 /**
  * Share of all samples spent in the named function (self time).
- * @param {import('../../lib/analyze/flame-data.js').FlameData} data
+ * @param {import('../../lib/cpu-profile/flame-data.js').FlameData} data
  * @param {(name: string, file: string) => boolean} match
  */
 function selfShare (data, match) {
@@ -46,7 +46,7 @@ function selfShare (data, match) {
 
 /**
  * Share of samples in stacks that pass through a matching frame.
- * @param {import('../../lib/analyze/flame-data.js').FlameData} data
+ * @param {import('../../lib/cpu-profile/flame-data.js').FlameData} data
  * @param {(name: string, file: string) => boolean} match
  */
 function stackShare (data, match) {

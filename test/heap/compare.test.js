@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { analyzeHeap } from '../../lib/analyze/heap/analyze.js'
-import { computeDominators } from '../../lib/analyze/heap/dominators.js'
-import { readSnapshot } from '../../lib/analyze/heap/read-snapshot.js'
+import { analyzeHeap } from '../../lib/kinds/heap/analyze.js'
+import { computeDominators } from '../../lib/kinds/heap/snapshot/dominators.js'
+import { readSnapshot } from '../../lib/kinds/heap/snapshot/read-snapshot.js'
 import { takeSnapshots } from '../helpers/heap-snapshots.js'
 
 const options = { cwd: process.cwd(), readSource: () => null }
@@ -89,7 +89,7 @@ async function instanceSize (path, name) {
 /**
  * Immediate dominators the slow, plain way: iterate to a fixed point over
  * reverse postorder (Cooper, Harvey, Kennedy), on the edges that hold.
- * @param {import('../../lib/analyze/heap/snapshot.js').HeapSnapshot} s
+ * @param {import('../../lib/kinds/heap/snapshot/snapshot.js').HeapSnapshot} s
  */
 function simpleDominators (s) {
   const n = s.nodeCount

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { analyzeHeap } from '../../lib/analyze/heap/analyze.js'
+import { analyzeHeap } from '../../lib/kinds/heap/analyze.js'
 import { takeSnapshots } from '../helpers/heap-snapshots.js'
 import { dirname } from 'node:path'
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { test } from 'node:test'
-import { SectionReader } from '../../lib/analyze/heap/json-sections.js'
-import { readSnapshot } from '../../lib/analyze/heap/read-snapshot.js'
-import { MAX_STRING_BYTES, StringTable } from '../../lib/analyze/heap/string-table.js'
+import { SectionReader } from '../../lib/kinds/heap/snapshot/json-sections.js'
+import { readSnapshot } from '../../lib/kinds/heap/snapshot/read-snapshot.js'
+import { MAX_STRING_BYTES, StringTable } from '../../lib/kinds/heap/snapshot/string-table.js'
 import { nodeBinaries, takeSnapshots } from '../helpers/heap-snapshots.js'
 
 /** @typedef {import('../../lib/errors.js').DynoError} DynoError */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
-import { parseSamples } from '../../lib/analyze/doctor-series.js'
+import { parseSamples } from '../../lib/kinds/doctor/series.js'
 
 const SERIES = new URL('../fixtures/doctor/series/', import.meta.url)
 
@@ -21,7 +21,7 @@ export function recordedSeries (name) {
     samples,
     loadWindow,
     load: /** @type {import('../../lib/load/summary.js').LoadResult} */ (load),
-    fullGcs: /** @type {import('../../lib/analyze/doctor.js').FullGcs} */ (fullGcs ?? { before: null, after: null })
+    fullGcs: /** @type {import('../../lib/kinds/doctor/analyze.js').FullGcs} */ (fullGcs ?? { before: null, after: null })
   }
 }
 
@@ -33,7 +33,7 @@ export function recordedSeries (name) {
  * @param {number} [options.intervalMs]
  * @param {number} [options.startMs]
  * @param {(msSinceStart: number, index: number) => Record<string, any>} [options.shape]
- * @returns {import('../../lib/analyze/doctor-series.js').DoctorSample[]}
+ * @returns {import('../../lib/kinds/doctor/series.js').DoctorSample[]}
  */
 export function makeSeries ({ seconds, intervalMs = 10, startMs = 1_700_000_000_000, shape = () => ({}) }) {
   const samples = []

@@ -2,10 +2,10 @@
  * Builds FlameData by hand: frames are interned, nodes are added in preorder,
  * totals are summed at the end. Used by the fixtures and the generator.
  */
-import { CATEGORIES, TIERS } from '../../lib/analyze/flame-data.js'
+import { CATEGORIES, TIERS } from '../../lib/cpu-profile/flame-data.js'
 
-/** @typedef {import('../../lib/analyze/flame-data.js').FlameData} FlameData */
-/** @typedef {import('../../lib/analyze/flame-data.js').FlameMeta} FlameMeta */
+/** @typedef {import('../../lib/cpu-profile/flame-data.js').FlameData} FlameData */
+/** @typedef {import('../../lib/cpu-profile/flame-data.js').FlameMeta} FlameMeta */
 
 /**
  * @typedef {object} FrameSpec

@@ -41,7 +41,7 @@ const treeSource = [
   '}'
 ].join('\n')
 
-/** @param {Partial<import('../../lib/analyze/flame-data.js').FlameMeta>} [meta] */
+/** @param {Partial<import('../../lib/cpu-profile/flame-data.js').FlameMeta>} [meta] */
 export function shopProfile (meta = {}) {
   const walk = { name: 'walk', file: TREE_FILE, line: 1, column: 8, category: /** @type {const} */ ('app'), tier: /** @type {const} */ ('interpreted') }
   return flameDataFromTree([

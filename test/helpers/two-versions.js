@@ -37,7 +37,7 @@ if (!(sum > 0)) process.exitCode = 1
 /**
  * @param {string} dir the version's folder
  * @param {string} source
- * @returns {import('../../lib/analyze/cpuprofile.js').CpuProfile}
+ * @returns {import('../../lib/cpu-profile/cpuprofile.js').CpuProfile}
  */
 function profiled (dir, source) {
   mkdirSync(dir, { recursive: true })
@@ -66,7 +66,7 @@ export function recordTwoVersions () {
 
 /**
  * Renames a function in a profile, as if V8 had given it that name.
- * @param {import('../../lib/analyze/cpuprofile.js').CpuProfile} profile @param {string} from @param {string} to
+ * @param {import('../../lib/cpu-profile/cpuprofile.js').CpuProfile} profile @param {string} from @param {string} to
  */
 export function renameFunction (profile, from, to) {
   return { ...profile, nodes: profile.nodes.map((n) => n.callFrame.functionName === from ? { ...n, callFrame: { ...n.callFrame, functionName: to } } : n) }

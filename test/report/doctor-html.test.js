@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { analyzeDoctor } from '../../lib/analyze/doctor.js'
-import { renderDoctorHtml } from '../../lib/report/doctor-html.js'
+import { analyzeDoctor } from '../../lib/kinds/doctor/analyze.js'
+import { renderDoctorHtml } from '../../lib/kinds/doctor/html.js'
 import { reportFile, reportViewerForTests } from '../helpers/browser.js'
 import { makeSeries, recordedSeries } from '../helpers/doctor-samples.js'
 import { HOSTILE } from '../helpers/flame-fixtures.js'
@@ -21,7 +21,7 @@ const viewer = reportViewerForTests({}, (page) => page.addInitScript(() => {
 
 /**
  * A doctor run as renderDoctorHtml takes it.
- * @param {import('../../lib/analyze/doctor-series.js').DoctorSample[]} samples
+ * @param {import('../../lib/kinds/doctor/series.js').DoctorSample[]} samples
  * @param {{ argv?: string[], how?: string, loadWindow?: { startMs: number, endMs: number } | null, load?: any, timeline?: any[] }} [options]
  */
 function doctorRun (samples, { argv = ['node', 'app.js'], how = 'stopped by dyno after the load', loadWindow = null, load = null, timeline = [] } = {}) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { createLiveView, sparkline } from '../../lib/report/doctor-live.js'
+import { createLiveView, sparkline } from '../../lib/kinds/doctor/live.js'
 import { createStyle } from '../../lib/report/style.js'
 
 /** A terminal that keeps what is written to it. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { renderFlameHtml } from '../../lib/report/flame-html.js'
+import { renderFlameHtml } from '../../lib/kinds/flame/html.js'
 import { reportFile, reportViewerForTests } from '../helpers/browser.js'
 import { flameDataFromTree } from '../helpers/flame-builder.js'
 import { shopProfile } from '../helpers/flame-fixtures.js'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { renderFlameHtml } from '../../lib/report/flame-html.js'
+import { renderFlameHtml } from '../../lib/kinds/flame/html.js'
 import { assertNothingRan, reportFile, reportViewerForTests, watchViolations } from '../helpers/browser.js'
 import { HOSTILE, hostileProfile } from '../helpers/flame-fixtures.js'
 import { breadcrumbs, clickFrame, headerFacts, hoverFrame, tableRows, textOf } from '../helpers/report-page.js'

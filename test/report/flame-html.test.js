@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { test } from 'node:test'
-import { embedJson, renderFlameHtml } from '../../lib/report/flame-html.js'
+import { embedJson, renderFlameHtml } from '../../lib/kinds/flame/html.js'
 import { hostileProfile, shopProfile, HOSTILE } from '../helpers/flame-fixtures.js'
 
 /** @param {string} html */

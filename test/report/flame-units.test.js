@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { buildFlameData } from '../../lib/analyze/build-flame-data.js'
-import { renderFlameHtml } from '../../lib/report/flame-html.js'
+import { buildFlameData } from '../../lib/cpu-profile/build-flame-data.js'
+import { renderFlameHtml } from '../../lib/kinds/flame/html.js'
 import { reportFile, reportViewerForTests } from '../helpers/browser.js'
 
 const viewer = reportViewerForTests({ width: 1280, height: 900 })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { renderFlameHtml } from '../../lib/report/flame-html.js'
+import { renderFlameHtml } from '../../lib/kinds/flame/html.js'
 import { reportFile, reportViewerForTests } from '../helpers/browser.js'
 import { shopProfile } from '../helpers/flame-fixtures.js'
 import { makeFlameData } from '../helpers/flame-generator.js'
@@ -97,7 +97,7 @@ test('the tooltip tells function, location, time on and at the top of the stack,
 /**
  * Per-function samples counted straight from the stacks, the slow way: each
  * sample adds to every distinct function on its stack.
- * @param {import('../../lib/analyze/flame-data.js').FlameData} data
+ * @param {import('../../lib/cpu-profile/flame-data.js').FlameData} data
  */
 function countByStack (data) {
   const { frame, parent, self } = data.nodes

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { renderFlameHtml } from '../../lib/report/flame-html.js'
+import { renderFlameHtml } from '../../lib/kinds/flame/html.js'
 import { reportFile, reportViewerForTests } from '../helpers/browser.js'
 import { shopProfile } from '../helpers/flame-fixtures.js'
 import { breadcrumbs, clickFrame, frameColor, frameRect, hoverFrame, hslToRgb, pixelAt, search, tableRows, textOf } from '../helpers/report-page.js'

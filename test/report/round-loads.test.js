@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { load } from '../../lib/index.js'
-import { renderRoundLoads } from '../../lib/report/load-terminal.js'
+import { renderRoundLoads } from '../../lib/kinds/load/terminal.js'
 import { createStyle } from '../../lib/report/style.js'
 import { startHttpServer } from '../helpers/servers.js'
 

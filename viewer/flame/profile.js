@@ -2,14 +2,14 @@
 /* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, FLAME_TABLES, amountText, countText, formatMs */
 /* global formatCount */
 
-/** @typedef {import('../../lib/analyze/flame-data.js').FlameData} FlameData */
+/** @typedef {import('../../lib/cpu-profile/flame-data.js').FlameData} FlameData */
 /** @typedef {ReturnType<typeof readProfile>} Profile */
 /** @typedef {Profile['frames']} Frames */
 /** @typedef {keyof typeof FILTERS} FilterName */
 
-/** FlameData's tables, name -> index, as lib/report/flame-html.js puts them in the page. */
+/** FlameData's tables, name -> index, as lib/kinds/flame/html.js puts them in the page. */
 const FLAME_TABLES = /** @type {{ category: Record<string, number>, tier: Record<string, number> }} */ (JSON.parse(document.getElementById('flame-tables')?.textContent ?? ''))
-/** Indexes of FlameData's CATEGORIES (lib/analyze/flame-data.js). */
+/** Indexes of FlameData's CATEGORIES (lib/cpu-profile/flame-data.js). */
 const CATEGORY = FLAME_TABLES.category
 const TIER_NAMES = ['unknown', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'Turbofan']
 /**

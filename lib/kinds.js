@@ -1,0 +1,41 @@
+/**
+ * The kinds of run dyno makes, one line each. The CLI lists them as its
+ * commands, and `dyno report` renders a run folder by the kind its
+ * meta.json names. A kind's code lives in lib/kinds/<name>/: `cli.js`
+ * (flags in, text out), `command.js` (options and io in, result out), its
+ * analysis and its renderers, and, for a kind that writes run folders,
+ * `folder.js` (the folder's files, how they are rendered again, and what the
+ * terminal shows of them).
+ *
+ * @typedef {object} CliModule
+ * @property {import('./cli/flags.js').Command} command
+ * @property {(argv: string[]) => import('./cli/flags.js').Command} [helpFor] a subcommand's own declaration for --help
+ * @property {(argv: string[], io: import('./cli/io.js').IO) => Promise<number>} run
+ *
+ * @typedef {object} FolderModule
+ * @property {Readonly<Record<string, string>>} FILES the files the kind writes into a run folder
+ * @property {(folder: string) => unknown} renderFolder reads the raw data and writes the reports again
+ * @property {(rendered: any, meta: import('./run-folder.js').RunMeta, style: import('./report/style.js').Style) => string} summarize
+ *
+ * @typedef {object} Kind
+ * @property {string} name the command, and the kind in a run folder's meta.json
+ * @property {string} summary one line of `dyno --help`
+ * @property {() => Promise<CliModule>} cli
+ * @property {(() => Promise<FolderModule>) | null} folder null for a kind that writes no run folder
+ */
+
+/** @type {Kind[]} */
+export const KINDS = [
+  { name: 'load', summary: 'HTTP load: closed model (connections, pipelining) or open model (constant rate)', cli: () => import('./kinds/load/cli.js'), folder: null },
+  { name: 'flame', summary: 'CPU flamegraph of an app, under load: dyno flame --load \'<load flags>\' -- node app.js', cli: () => import('./kinds/flame/cli.js'), folder: () => import('./kinds/flame/folder.js') },
+  { name: 'doctor', summary: 'what kind of problem an app has under load, with the evidence and the next command: dyno doctor --load \'<load flags>\' -- node app.js', cli: () => import('./kinds/doctor/cli.js'), folder: () => import('./kinds/doctor/folder.js') },
+  { name: 'heap', summary: 'what grows in the heap under load, and what holds it: dyno heap --load \'<load flags>\' -- node app.js', cli: () => import('./kinds/heap/cli.js'), folder: () => import('./kinds/heap/folder.js') },
+  { name: 'async', summary: 'where requests wait: serial awaits, awaits in loops, unbounded fan-outs: dyno async --load \'<load flags>\' -- node app.js', cli: () => import('./kinds/async/cli.js'), folder: () => import('./kinds/async/folder.js') },
+  { name: 'micro', summary: 'micro-benchmarks, each case in fresh processes, with significance and V8 optimization status', cli: () => import('./kinds/micro/cli.js'), folder: null },
+  { name: 'compare', summary: 'is b faster, slower, or indistinguishable from a? Two versions of a server under load (--load), or saved --json results', cli: () => import('./kinds/compare/cli.js'), folder: () => import('./kinds/compare/folder.js') }
+]
+
+/** @param {string} name */
+export function findKind (name) {
+  return KINDS.find((kind) => kind.name === name)
+}

@@ -1,0 +1,127 @@
+import { resolve } from 'node:path'
+import { runCompare } from './command.js'
+import { runCompareLoad } from './load-command.js'
+import { usageError } from '../../errors.js'
+import { splitWords } from '../../observe/command.js'
+import { renderLoadComparison, roundLine } from './load-terminal.js'
+import { renderComparison } from './terminal.js'
+import { createStyle } from '../../report/style.js'
+import { parseFlags } from '../../cli/flags.js'
+import { interruptSignal } from '../../cli/io.js'
+import { OBSERVING_FLAGS, loadFlag, splitCommand } from '../../cli/observing.js'
+
+/** @satisfies {import('../../cli/flags.js').Command} */
+export const command = /** @type {const} */ ({
+  name: 'compare',
+  usage: 'dyno compare [flags] <a.json> <b.json>\n       dyno compare --load \'<load flags and url with $PORT>\' (--against <git-ref> -- <command> | --a \'<command>\' --b \'<command>\')',
+  summary: 'Is b faster, slower, or indistinguishable from a? Saved results, or two versions of a server loaded side by side.',
+  details: [
+    'With two files: results of dyno micro --json (or --save), or of dyno load --json, compared case by',
+    'case (micro, on each run\'s ops/sec) or on per-second request rates (load), with a 95% interval for',
+    'the ratio b/a that allows for this machine\'s drift between runs.',
+    '',
+    'With --load: the server from the working tree and from a checkout of --against (or the commands',
+    '--a and --b) are loaded in alternating rounds (before after, after before, …) with the same load,',
+    'and compared round by round on requests per second, p50 and p99 latency (paired t-test). Each',
+    'round starts both apps afresh, side by side, each with PORT=0 so each gets a port of its own,',
+    'and warms each with one load not counted; --fresh instead measures each app\'s first load, one',
+    'app at a time. --flame profiles both and shows the CPU time per request each function gained',
+    'or lost.'
+  ].join('\n'),
+  flags: [
+    { name: 'json', short: 'j', type: 'boolean', description: 'print the comparison as JSON' },
+    OBSERVING_FLAGS[0],
+    { name: 'against', type: 'string', placeholder: 'git ref', description: 'with --load: the command after -- runs from the working tree (after) and from a temporary checkout of this ref (before)' },
+    { name: 'a', type: 'string', placeholder: 'command', description: 'with --load: the command that starts the version before' },
+    { name: 'b', type: 'string', placeholder: 'command', description: 'with --load: the command that starts the version after' },
+    { name: 'rounds', type: 'integer', min: 2, default: 6, placeholder: 'n', description: 'with --load: rounds of one load of each version' },
+    { name: 'fresh', type: 'boolean', description: 'with --load: measure each app\'s first load, cold, one app at a time, with the environment as it is (default: a warmed-up pair each round, PORT=0)' },
+    { name: 'flame', type: 'boolean', description: 'with --load: profile both versions and show each function\'s CPU time per request, before and after' },
+    // Without --on-port, which compare does not take: said of its own flags, not of the observing commands'.
+    ...OBSERVING_FLAGS.filter((f) => f.name !== 'load' && f.name !== 'on-port').map((f) => ({ ...f, description: f.description.replace('with --load or --on-port: ', 'with --load: ') }))
+  ],
+  examples: [
+    'dyno compare .dyno/micro/before.json .dyno/micro/after.json',
+    'dyno compare --load \'-c 50 -d 5 http://127.0.0.1:$PORT/\' --against HEAD -- node server.js',
+    'dyno compare --load \'-c 50 -d 5 http://127.0.0.1:$PORT/\' --a \'node old.js\' --b \'node new.js\' --flame'
+  ]
+})
+
+/** The flags that only mean something with --load. */
+const LOAD_ONLY = ['against', 'a', 'b', 'rounds', 'fresh', 'flame', 'listen-timeout', 'stop-grace']
+
+/**
+ * @param {string[]} argv
+ * @param {import('../../cli/io.js').IO} io
+ */
+export async function run (argv, io) {
+  const [own, target] = splitCommand(argv, command.flags)
+  const { values, positionals, given } = parseFlags(command, argv.includes('--') ? own : argv)
+  if (values.load !== undefined) return compareLoad(values, positionals, argv.includes('--') ? target : [], io)
+  const loadOnly = LOAD_ONLY.find((name) => given.has(name))
+  if (loadOnly) throw usageError('DYNO_BAD_FLAG', `--${loadOnly} goes with --load, which loads two versions of a server; without it dyno compare reads two result files`)
+  if (positionals.length !== 2) {
+    throw usageError('DYNO_BAD_FILE', `two result files are wanted, a then b; got ${positionals.length}`)
+  }
+  const files = /** @type {[string, string]} */ (positionals)
+  const { result, exitCode } = await runCompare({ files }, io)
+  if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')
+  else io.stdout.write(renderComparison(result, { style: createStyle(io.stdout), names: files }))
+  return exitCode
+}
+
+/**
+ * @param {Record<string, any>} values @param {string[]} positionals @param {string[]} target
+ * @param {import('../../cli/io.js').IO} io
+ */
+async function compareLoad (values, positionals, target, io) {
+  if (positionals.length > 0) throw usageError('DYNO_BAD_FLAG', `unexpected "${positionals[0]}"; with --load, give the command after -- (with --against) or as --a and --b`)
+  const twoCommands = values.a !== undefined || values.b !== undefined
+  if (values.against !== undefined && twoCommands) throw usageError('DYNO_BAD_FLAG', '--against and --a/--b both name the versions; pass one way')
+  /** @type {import('./load-command.js').CompareLoadOptions['versions']} */
+  let versions
+  if (twoCommands) {
+    if (values.a === undefined || values.b === undefined) throw usageError('DYNO_NO_COMMAND', `--${values.a === undefined ? 'a' : 'b'} is missing: --a and --b each give the command that starts one version`)
+    if (target.length > 0) throw usageError('DYNO_BAD_FLAG', 'with --a and --b, there is no command after --')
+    const [a, b] = [splitWords(values.a), splitWords(values.b)]
+    if (a.length === 0 || b.length === 0) throw usageError('DYNO_NO_COMMAND', `--${a.length === 0 ? 'a' : 'b'} is empty; give the command that starts that version, like --a 'node old.js'`)
+    versions = { a, b }
+  } else if (values.against !== undefined) {
+    if (target.length === 0) throw usageError('DYNO_NO_COMMAND', 'no command to run; give it after --, like: --against HEAD -- node server.js')
+    versions = { against: values.against, command: target }
+  } else {
+    throw usageError('DYNO_BAD_FLAG', '--load compares two versions: name them with --against <git-ref> -- <command>, or --a \'<command>\' --b \'<command>\'')
+  }
+  const load = await loadFlag(values.load, io)
+  const style = createStyle(io.stdout)
+  const interrupt = interruptSignal(io)
+  let outcome
+  try {
+    outcome = await runCompareLoad({
+      load,
+      versions,
+      rounds: values.rounds,
+      fresh: values.fresh === true,
+      flame: values.flame === true,
+      listenTimeoutMs: values['listen-timeout'] * 1000,
+      stopGraceMs: values['stop-grace'] * 1000,
+      out: resolve(io.cwd, values.out),
+      outputToStderr: true
+    }, {
+      cwd: io.cwd,
+      env: io.env,
+      signal: interrupt.signal,
+      onEvent: (event) => {
+        if (event.type === 'compare-round' && !values.json) io.stderr.write(style.dim(roundLine(event)))
+        else if (event.type === 'warning') io.stderr.write(style.yellow(`dyno: ${event.message}`) + '\n')
+      }
+    })
+  } finally {
+    interrupt.dispose()
+  }
+  const { result, exitCode } = outcome
+  if (values.json) io.stdout.write(JSON.stringify({ ...result, failure: result.failure?.message ?? null }, null, 2) + '\n')
+  else io.stdout.write(renderLoadComparison(result, { style }))
+  if (result.failure) io.stderr.write(`dyno compare: ${result.failure.message}\n`)
+  return exitCode
+}

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { compareLoadRounds } from './load-rounds.js'
+import { usageError } from '../../errors.js'
+import { renderLoadComparison } from './load-terminal.js'
+
+export const FILES = {
+  result: 'compare.json',
+  flameDiffHtml: 'flame-diff.html',
+  flameDiffJson: 'flame-diff.json'
+}
+
+/**
+ * A `dyno compare --load` run folder rendered again: the rounds' figures
+ * from its compare.json, compared anew (so a newer dyno judges them its
+ * way), and the CPU differential as it was written.
+ * @param {string} folder
+ * @returns {import('./load-command.js').CompareLoadResult}
+ */
+export function renderFolder (folder) {
+  let saved
+  try {
+    saved = JSON.parse(readFileSync(join(folder, FILES.result), 'utf8'))
+  } catch {
+    throw usageError('DYNO_BAD_RUN_FOLDER', `${folder} holds no readable compare.json: give the folder dyno compare --load wrote, not one of its before-N or after-N folders`)
+  }
+  if (!saved || !Array.isArray(saved.rounds) || !saved.versions || !saved.settings) {
+    throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, FILES.result)} is not what dyno compare --load writes`)
+  }
+  const { comparisons, totals } = compareLoadRounds(saved.rounds)
+  // The folder may have moved since: its files are named where it is now.
+  const flame = saved.flame && typeof saved.flame.html === 'string' ? { ...saved.flame, html: join(folder, basename(saved.flame.html)) } : saved.flame ?? null
+  return { ...saved, folder, comparisons, totals, flame, failure: null }
+}
+
+/**
+ * What the terminal shows of a run folder rendered again (`dyno report`).
+ * @param {Awaited<ReturnType<typeof renderFolder>>} rendered
+ * @param {import('../../run-folder.js').RunMeta} meta
+ * @param {import('../../report/style.js').Style} style
+ */
+export function summarize (rendered, meta, style) {
+  return renderLoadComparison(rendered, { style })
+}

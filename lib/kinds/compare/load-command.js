@@ -1,0 +1,366 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { isAbsolute, join, relative } from 'node:path'
+import { checkout } from '../../checkout.js'
+import { COMPARISON_SCHEMA_VERSION } from '../../stats/comparison.js'
+import { compareLoadRounds, roundFigures } from './load-rounds.js'
+import { Turns, roundOrder } from './turns.js'
+import { DynoError, targetError, usageError } from '../../errors.js'
+import { resolveProgram } from '../../observe/command.js'
+import { holdsPort } from '../../observe/load-url.js'
+import { displayUrl } from '../../load/options.js'
+import { createRunFolder, fileRunMeta, writeMeta } from '../../run-folder.js'
+import { writeFlameDiff } from './flame-diff-command.js'
+import { FILES } from './folder.js'
+import { busySamples, mergedProfile } from '../../cpu-profile/profile-files.js'
+import { signalExitCode } from '../../commands/io.js'
+import { observeRun } from '../../commands/observed-run.js'
+
+/**
+ * `dyno compare --load`: two versions of a server, loaded in alternating
+ * rounds (before then after, after then before, …) with the same load, and
+ * compared round by round. The versions are the working tree and a
+ * checkout of a git ref (`--against`), or two commands (`--a`, `--b`).
+ *
+ * Warm rounds (the default) start both apps afresh for each round, side by
+ * side, each on a port of its own, give each one load to warm up (not
+ * counted), then load them in turn. Fresh rounds (`--fresh`) start each app
+ * for its one load, cold, one app at a time. Every load's result stays in
+ * the run folder.
+ *
+ * @typedef {import('./turns.js').Side} Side
+ * @typedef {import('../../load/summary.js').LoadResult} LoadResult
+ *
+ * @typedef {object} Version how to start one side
+ * @property {string} label what the reports call it: the ref, 'working tree', 'a', 'b'
+ * @property {string[]} command
+ * @property {string} cwd
+ * @property {string | null} commit with --against, the ref's commit
+ *
+ * @typedef {object} CompareLoadOptions
+ * @property {import('../../load/options.js').LoadOptions} load its url holds `$PORT`
+ * @property {{ against: string, command: string[] } | { a: string[], b: string[] }} versions
+ * @property {number} rounds
+ * @property {boolean} fresh
+ * @property {boolean} flame profile each side, for the CPU differential
+ * @property {number} listenTimeoutMs
+ * @property {number} stopGraceMs
+ * @property {string} out
+ * @property {boolean} [outputToStderr]
+ *
+ * @typedef {object} SideRun what one start of one side gave
+ * @property {number} round
+ * @property {LoadResult[]} loads the loads that count
+ * @property {import('../../commands/observed-run.js').ObservedRun} run
+ *
+ * @typedef {object} CompareLoadResult what --json prints
+ * @property {number} schemaVersion
+ * @property {'load'} kind
+ * @property {string} folder
+ * @property {{ before: Omit<Version, 'cwd'>, after: Omit<Version, 'cwd'> }} versions
+ * @property {{ url: string, rounds: number, fresh: boolean }} settings
+ * @property {ReturnType<typeof compareLoadRounds>['comparisons']} comparisons
+ * @property {ReturnType<typeof compareLoadRounds>['totals']} totals
+ * @property {import('./load-rounds.js').Round[]} rounds the rounds both sides completed
+ * @property {{ diff: import('./flame-diff.js').FlameDiff, html: string } | null} flame with --flame: each
+ *   function's CPU time per request before and after, and the differential flamegraph's path
+ * @property {string | null} interrupted
+ * @property {DynoError | null} failure
+ *
+ * @typedef {{ profile: import('../../cpu-profile/cpuprofile.js').CpuProfile, requests: number, cwd: string }} CpuSide
+ */
+
+/**
+ * @param {CompareLoadOptions} options
+ * @param {import('../../commands/io.js').CommandIO} io
+ * @returns {Promise<{ result: CompareLoadResult, exitCode: number }>}
+ */
+export async function runCompareLoad (options, io) {
+  if (!holdsPort(options.load.url)) {
+    throw usageError('DYNO_BAD_URL', `the --load URL ${displayUrl(options.load.url)} names no $PORT: the two versions listen on ports of their own, so write it like --load '-c 10 http://127.0.0.1:$PORT/'`)
+  }
+  const tree = 'against' in options.versions ? await checkout(io.cwd, options.versions.against) : null
+  try {
+    if (tree) io.onEvent?.({ type: 'checkout', ref: tree.ref, commit: tree.commit })
+    const versions = tree && 'against' in options.versions
+      ? againstVersions(options.versions.command, tree, io.cwd)
+      : commandVersions(/** @type {{ a: string[], b: string[] }} */ (options.versions), io.cwd)
+    // A typo in either command, before either app starts.
+    for (const version of [versions.before, versions.after]) {
+      try {
+        resolveProgram(version.command[0], version.cwd, io.env)
+      } catch (err) {
+        throw labelled(err, version.label)
+      }
+    }
+    const startedAt = new Date().toISOString()
+    const folder = createRunFolder(options.out, 'compare')
+    const sides = options.fresh ? await freshRounds(options, versions, folder, io) : await warmRounds(options, versions, folder, io)
+    const done = finish(options, versions, folder, sides, io)
+    // What `dyno report` needs to render the folder again, from compare.json.
+    const title = `${versions.before.label} → ${versions.after.label}`
+    writeMeta(folder, { ...fileRunMeta('compare', { title, source: join(folder, FILES.result), cwd: io.cwd, options: { rounds: options.rounds, fresh: options.fresh, flame: options.flame } }), node: process.version, startedAt })
+    return done
+  } finally {
+    await tree?.remove()
+  }
+}
+
+/**
+ * The working tree after, the ref's checkout before; the command runs from
+ * the same place in each, and a path into the repository points into the
+ * checkout for the version before.
+ * @param {string[]} command @param {import('../../checkout.js').Checkout} tree @param {string} cwd
+ * @returns {{ before: Version, after: Version }}
+ */
+function againstVersions (command, tree, cwd) {
+  const inRepo = relative(tree.root, cwd)
+  const mapped = inRepo.startsWith('..') || isAbsolute(inRepo) ? cwd : join(tree.dir, inRepo)
+  const intoCheckout = (/** @type {string} */ arg) => (arg === tree.root || arg.startsWith(tree.root + '/') ? tree.dir + arg.slice(tree.root.length) : arg)
+  return {
+    before: { label: tree.ref, command: command.map(intoCheckout), cwd: mapped, commit: tree.commit },
+    after: { label: 'working tree', command, cwd, commit: null }
+  }
+}
+
+/** @param {{ a: string[], b: string[] }} commands @param {string} cwd @returns {{ before: Version, after: Version }} */
+function commandVersions (commands, cwd) {
+  return {
+    before: { label: 'a', command: commands.a, cwd, commit: null },
+    after: { label: 'b', command: commands.b, cwd, commit: null }
+  }
+}
+
+/**
+ * Warm rounds: in each, both versions start afresh, side by side, each
+ * takes one load to warm up (not counted), then one load that counts, in
+ * the round's order. A fresh pair each round, because two processes of the
+ * same code differ by a few percent for good (how the JIT went, where the
+ * heap landed): a pair kept for every round would take that for a change.
+ * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
+ * @param {string} folder @param {import('../../commands/io.js').CommandIO} io
+ * @returns {Promise<Record<Side, SideRun[]>>}
+ */
+async function warmRounds (options, versions, folder, io) {
+  /** @type {Record<Side, SideRun[]>} */
+  const sides = { before: [], after: [] }
+  for (const [i, order] of roundOrder(options.rounds).entries()) {
+    if (io.signal?.aborted) break
+    const turns = new Turns([...order, ...order])
+    /** @param {Side} side */
+    const observeSide = async (side) => {
+      const stop = linkedAbort(io.signal)
+      try {
+        const run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), { ...io, signal: stop.signal }, {
+          // Both apps run at once: each needs a port of its own.
+          env: { ...io.env, PORT: '0' },
+          loadRounds: 2,
+          onRound: async (round, _agent, loads) => {
+            if (round > 0) turns.done()
+            if (round === 2) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(/** @type {LoadResult} */ (loads.at(-1))) })
+            if (round < 2 && !await turns.wait(side)) stop.abort('compare')
+          }
+        })
+        return { run, round: i + 1, loads: run.observed.loads.slice(1) }
+      } finally {
+        // This side can go no further: the other does not wait for it.
+        turns.close()
+        stop.dispose()
+      }
+    }
+    const pair = await settleBoth(observeSide('before'), observeSide('after'))
+    sides.before.push(pair[0])
+    sides.after.push(pair[1])
+    if (sideFailure(pair[0], versions.before.label, 2) || sideFailure(pair[1], versions.after.label, 2)) break
+  }
+  return sides
+}
+
+/**
+ * Each load on an app started for it, one app at a time.
+ * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
+ * @param {string} folder @param {import('../../commands/io.js').CommandIO} io
+ * @returns {Promise<Record<Side, SideRun[]>>}
+ */
+async function freshRounds (options, versions, folder, io) {
+  /** @type {Record<Side, SideRun[]>} */
+  const sides = { before: [], after: [] }
+  for (const [i, order] of roundOrder(options.rounds).entries()) {
+    for (const side of order) {
+      if (io.signal?.aborted) return sides
+      const run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), io, { env: io.env, loadRounds: 1 })
+      const load = run.observed.loads[0]
+      if (load) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(load) })
+      const start = { run, round: i + 1, loads: run.observed.loads }
+      sides[side].push(start)
+      if (sideFailure(start, versions[side].label, 1)) return sides
+    }
+  }
+  return sides
+}
+
+/**
+ * One start of one side, observed as dyno flame observes an app.
+ * @param {CompareLoadOptions} options @param {Version} version @param {string} folder
+ * @param {import('../../commands/io.js').CommandIO} io
+ * @param {{ env: NodeJS.ProcessEnv, loadRounds: number, onRound?: import('../../observe/observe.js').ObserveHooks['onRound'] }} how
+ */
+async function startSide (options, version, folder, io, how) {
+  mkdirSync(folder)
+  const sideIO = {
+    cwd: version.cwd,
+    env: how.env,
+    signal: io.signal,
+    onEvent: (/** @type {import('../../commands/io.js').CommandEvent} */ event) => {
+      if (event.type === 'warning') io.onEvent?.({ type: 'warning', message: `${version.label}: ${event.message}` })
+    }
+  }
+  try {
+    return await observeRun('compare', { command: version.command, load: options.load, onPort: null, listenTimeoutMs: options.listenTimeoutMs, stopGraceMs: options.stopGraceMs, out: options.out, outputToStderr: options.outputToStderr }, sideIO, {
+      collectors: options.flame ? { cpu: { samplingIntervalUs: 1000 } } : {},
+      busy: options.flame ? busySamples : () => 0,
+      options: { side: version.label },
+      loadRounds: how.loadRounds,
+      onRound: how.onRound,
+      folder
+    })
+  } catch (err) {
+    throw labelled(err, version.label)
+  }
+}
+
+/**
+ * A DynoError about one version, its message led by the version's name.
+ * @param {unknown} err @param {string} label
+ */
+function labelled (err, label) {
+  return err instanceof DynoError ? new DynoError(err.code, `${label}: ${err.message}`, { exitCode: /** @type {1 | 2 | 3} */ (err.exitCode), cause: err }) : err
+}
+
+/**
+ * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
+ * @param {string} folder @param {Record<Side, SideRun[]>} sides @param {import('../../commands/io.js').CommandIO} io
+ * @returns {{ result: CompareLoadResult, exitCode: number }}
+ */
+function finish (options, versions, folder, sides, io) {
+  // A round is compared when both sides completed its load; a load cut short (the app ended,
+  // Ctrl-C) is kept in rounds.json but not compared.
+  const all = { before: sides.before.flatMap((s) => s.loads), after: sides.after.flatMap((s) => s.loads) }
+  const completed = (/** @type {SideRun[]} */ runs) => new Map(runs.map((s) => [s.round, s.loads.find((l) => !l.interrupted)]))
+  const before = completed(sides.before)
+  const after = completed(sides.after)
+  const rounds = roundOrder(options.rounds).flatMap((order, i) => {
+    const b = before.get(i + 1)
+    const a = after.get(i + 1)
+    return b && a ? [{ order, before: roundFigures(b), after: roundFigures(a) }] : []
+  })
+  writeFileSync(join(folder, 'rounds.json'), JSON.stringify(all, null, 2) + '\n')
+  const { comparisons, totals } = compareLoadRounds(rounds)
+  const interrupted = io.signal?.aborted ? String(io.signal.reason ?? 'SIGINT') : null
+  const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label, options.fresh ? 1 : 2)).find(Boolean)).find(Boolean) ??
+    (comparisons.length === 0 && rounds.length > 0 && !interrupted ? nothingCompared(totals) : null)
+  const describe = (/** @type {Version} */ v) => ({ label: v.label, command: v.command, commit: v.commit })
+  /** @type {CompareLoadResult} */
+  const result = {
+    schemaVersion: COMPARISON_SCHEMA_VERSION,
+    kind: 'load',
+    folder,
+    versions: { before: describe(versions.before), after: describe(versions.after) },
+    settings: { url: displayUrl(options.load.url), rounds: options.rounds, fresh: options.fresh },
+    comparisons,
+    totals,
+    rounds,
+    flame: options.flame ? flameDiff(folder, sides, versions) : null,
+    interrupted,
+    failure
+  }
+  writeFileSync(join(folder, FILES.result), JSON.stringify({ ...result, failure: failure?.message ?? null }, null, 2) + '\n')
+  const exitCode = failure ? failure.exitCode : interrupted ? signalExitCode(interrupted) : 0
+  return { result, exitCode }
+}
+
+/**
+ * Rounds ran, and in none did both sides answer: a failed target, not a tie.
+ * @param {{ before: import('./load-rounds.js').SideTotals, after: import('./load-rounds.js').SideTotals }} totals
+ */
+function nothingCompared (totals) {
+  const silent = (/** @type {const} */ (['before', 'after'])).filter((side) => totals[side].completed === 0)
+  return targetError('DYNO_NOTHING_COMPARED', `no round could be compared: ${silent.length > 0 ? `${silent.join(' and ')} answered no request` : 'no round had answers from both'}; check the URL and that both versions answer it`)
+}
+
+/**
+ * Why a side's start went wrong, in one line: the app never listened, the
+ * load failed, or the app ended before its loads were done.
+ * @param {SideRun} side @param {string} label @param {number} loads how many it was to run
+ * @returns {DynoError | null}
+ */
+function sideFailure ({ run, round }, label, loads) {
+  if (run.failure) return /** @type {DynoError} */ (labelled(run.failure, `${label} (round ${round})`))
+  const done = run.observed.loads.filter((l) => !l.interrupted).length
+  if (run.observed.interrupted === null && !run.end.stoppedByDyno && done < loads) {
+    const during = run.observed.loads.length > done ? 'during' : 'between the loads of'
+    const warmingUp = loads === 2 && done === 0 ? ' (warming up)' : ''
+    return targetError('DYNO_APP_ENDED', `${label}: the app ${run.end.how} ${during} round ${round}${warmingUp}; the rounds before it are compared`)
+  }
+  return null
+}
+
+/**
+ * With --flame: the CPU differential, per request, written beside the
+ * rounds (flame-diff.html, flame-diff.json); null when a side has no profile
+ * or answered nothing.
+ * @param {string} folder @param {Record<Side, SideRun[]>} sides @param {{ before: Version, after: Version }} versions
+ */
+function flameDiff (folder, sides, versions) {
+  const before = cpuSide(sides.before, versions.before)
+  const after = cpuSide(sides.after, versions.after)
+  if (!before || !after) return null
+  const { diff, html } = writeFlameDiff(folder, { before, after }, { title: `${versions.before.label} → ${versions.after.label}` })
+  return { diff, html }
+}
+
+/**
+ * The profile of a side's observed process and the requests it answered
+ * while profiled (every load, the warm-up too). Fresh rounds start a process
+ * per load, whose profiles do not merge (script ids are per process): the
+ * last start stands for the side.
+ * @param {SideRun[]} runs @param {Version} version
+ * @returns {CpuSide | null}
+ */
+function cpuSide (runs, version) {
+  const last = runs.at(-1)
+  if (!last) return null
+  const profile = mergedProfile(last.run.chosen)
+  const requests = last.run.observed.loads.reduce((s, l) => s + l.requests.completed, 0)
+  return profile.nodes.length > 0 && requests > 0 ? { profile, requests, cwd: version.cwd } : null
+}
+
+/**
+ * Waits for both sides, whichever fails first: a side that throws ends the
+ * other (its turns close), and the first error is thrown once both are done.
+ * @template T
+ * @param {Promise<T>} a @param {Promise<T>} b
+ * @returns {Promise<[T, T]>}
+ */
+async function settleBoth (a, b) {
+  const [ra, rb] = await Promise.allSettled([a, b])
+  if (ra.status === 'rejected') throw ra.reason
+  if (rb.status === 'rejected') throw rb.reason
+  return [ra.value, rb.value]
+}
+
+/**
+ * An AbortController that also aborts, with the same reason, when `parent` does.
+ * @param {AbortSignal | undefined} parent
+ */
+function linkedAbort (parent) {
+  const controller = new AbortController()
+  const onAbort = () => controller.abort(parent?.reason)
+  if (parent?.aborted) onAbort()
+  else parent?.addEventListener('abort', onAbort, { once: true })
+  return {
+    signal: controller.signal,
+    /** @param {string} reason */
+    abort: (reason) => controller.abort(reason),
+    dispose: () => parent?.removeEventListener('abort', onAbort)
+  }
+}

@@ -1,0 +1,45 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { heapProfileAsCpuProfile, whyNotHeapProfile } from './allocation-profile.js'
+import { buildFlameData } from '../../cpu-profile/build-flame-data.js'
+import { hotFunctions } from '../../cpu-profile/hot-functions.js'
+import { usageError } from '../../errors.js'
+import { renderFlameHtml } from '../flame/html.js'
+import { readMeta } from '../../run-folder.js'
+
+export const ALLOCATIONS_HTML = 'allocations.html'
+
+/**
+ * The allocation flamegraph of a `dyno heap --sampling` run: V8's sampling
+ * heap profile drawn by the flamegraph report, bytes where a CPU profile
+ * has samples.
+ * @param {string} folder
+ * @param {string} path the .heapprofile
+ */
+export function renderAllocationFolder (folder, path) {
+  const meta = readMeta(folder)
+  let profile
+  try {
+    profile = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (err) {
+    throw usageError('DYNO_BAD_RUN_FOLDER', `cannot read ${path}: ${/** @type {Error} */ (err).message}`)
+  }
+  const why = whyNotHeapProfile(profile)
+  if (why) throw usageError('DYNO_BAD_RUN_FOLDER', `${path} is not a sampling heap profile: ${why}`)
+  const { data } = buildFlameData(heapProfileAsCpuProfile(profile), {
+    title: `${meta.title} (allocations)`,
+    cwd: meta.cwd ?? dirname(folder),
+    meta: {
+      startedAt: meta.startedAt,
+      node: meta.node ?? null,
+      v8: meta.v8 ?? null,
+      exit: meta.end ? { how: meta.end.how, code: meta.end.code ?? null, signal: meta.end.signal ?? null } : null
+    }
+  })
+  data.meta.unit = 'bytes'
+  if (meta.loadWindow) data.meta.durationMs = meta.loadWindow.endMs - meta.loadWindow.startMs
+  const html = join(folder, ALLOCATIONS_HTML)
+  writeFileSync(html, renderFlameHtml(data))
+  const top = hotFunctions(data, 10).map((f) => ({ name: f.name, location: f.location, category: f.category, bytes: f.selfSamples, percent: f.selfPercent }))
+  return { data, html, top, bytes: data.meta.samples }
+}

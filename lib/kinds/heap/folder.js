@@ -1,0 +1,64 @@
+import { writeFileSync } from 'node:fs'
+import { dirname, isAbsolute, join } from 'node:path'
+import { analyzeHeap } from './analyze.js'
+import { usageError } from '../../errors.js'
+import { renderHeapHtml } from './html.js'
+import { readMeta, writeJson } from '../../run-folder.js'
+import { renderAllocationFolder } from './allocations.js'
+import { readSource } from '../../commands/read-source.js'
+import { renderHeapRunSummary } from './terminal.js'
+
+export const FILES = {
+  analysis: 'heap.json',
+  html: 'report.html'
+}
+
+/**
+ * What a heap run folder records in meta.json's options, for the report to
+ * be rendered again.
+ * @typedef {object} HeapRunOptions
+ * @property {boolean} sampling
+ * @property {string[]} snapshots the snapshots, oldest first (relative to the folder, or absolute)
+ * @property {SnapshotTiming[]} timings how long each snapshot paused the app
+ * @property {string | null} heapprofile the sampling heap profile, relative to the folder
+ *
+ * @typedef {object} SnapshotTiming
+ * @property {string} label
+ * @property {number} gcMs the full GC before it
+ * @property {number} ms the GC and the snapshot: how long the app was paused
+ * @property {number} bytes
+ * @property {number} [inFlight] requests still at work when it was taken, though dyno waited for them to end
+ */
+
+/**
+ * Renders a heap run folder: the analysis of its snapshots (heap.json and
+ * report.html), or with --sampling, its allocation flamegraph. `dyno heap`,
+ * `dyno heap diff` and `dyno report` all end here.
+ * @param {string} folder
+ * @param {{ availableBytes?: number, onProgress?: (message: string) => void }} [options]
+ */
+export async function renderFolder (folder, options = {}) {
+  const meta = readMeta(folder)
+  const own = /** @type {Partial<HeapRunOptions>} */ (meta.options)
+  if (own.sampling) {
+    if (!own.heapprofile) throw usageError('DYNO_BAD_RUN_FOLDER', `${folder} holds no heap profile`)
+    return { kind: /** @type {const} */ ('sampling'), meta, allocations: renderAllocationFolder(folder, join(folder, own.heapprofile)) }
+  }
+  const snapshots = (own.snapshots ?? []).map((file) => isAbsolute(file) ? file : join(folder, file))
+  if (snapshots.length < 2) throw usageError('DYNO_BAD_RUN_FOLDER', `${folder} holds fewer than two heap snapshots to compare`)
+  const analysis = await analyzeHeap(snapshots, { cwd: meta.cwd ?? dirname(folder), readSource, availableBytes: options.availableBytes, onProgress: options.onProgress })
+  const timings = own.timings ?? []
+  writeJson(folder, FILES.analysis, analysis)
+  writeFileSync(join(folder, FILES.html), renderHeapHtml({ title: meta.title, startedAt: meta.startedAt, node: meta.node, analysis, timings }))
+  return { kind: /** @type {const} */ ('snapshots'), meta, analysis, timings, html: join(folder, FILES.html) }
+}
+
+/**
+ * What the terminal shows of a run folder rendered again (`dyno report`).
+ * @param {Awaited<ReturnType<typeof renderFolder>>} rendered
+ * @param {import('../../run-folder.js').RunMeta} meta
+ * @param {import('../../report/style.js').Style} style
+ */
+export function summarize (rendered, meta, style) {
+  return renderHeapRunSummary(rendered, meta.end, style)
+}

@@ -1,0 +1,164 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { fileProblem, usageError } from '../../errors.js'
+import { DEFAULTS, resolveOptions } from '../../load/options.js'
+import { loadRequestsFile } from '../../load/requests-file.js'
+import { runLoad } from './command.js'
+import { renderLoadHeader, renderLoadResult } from './terminal.js'
+import { createProgressBar } from '../../report/progress.js'
+import { createStyle } from '../../report/style.js'
+import { parseFlags } from '../../cli/flags.js'
+import { interruptSignal } from '../../cli/io.js'
+
+/** @satisfies {import('../../cli/flags.js').Command} */
+export const command = /** @type {const} */ ({
+  name: 'load',
+  usage: 'dyno load [flags] <url>',
+  summary: 'Send HTTP load to a server and report latency, throughput and errors.',
+  details: [
+    'Closed model (default): each connection sends its next request when the last one returns.',
+    'Open model (-R): requests go out at a constant rate whatever the server does, and latency',
+    'counts from when each request was due, so a stalled server shows in the tail.'
+  ].join('\n'),
+  flags: [
+    { name: 'connections', short: 'c', type: 'integer', min: 1, default: DEFAULTS.connections, placeholder: 'n', description: 'concurrent connections' },
+    { name: 'pipelining', short: 'p', type: 'integer', min: 1, default: DEFAULTS.pipelining, placeholder: 'n', description: 'requests in flight on each connection' },
+    { name: 'duration', short: 'd', type: 'duration', longerThanTimers: true, default: DEFAULTS.duration, placeholder: 'seconds', description: 'how long to run (10, 30s, 2m); with -a alone, no limit' },
+    { name: 'amount', short: 'a', type: 'integer', min: 1, placeholder: 'n', description: 'send exactly this many requests, then stop' },
+    { name: 'timeout', short: 't', type: 'duration', default: DEFAULTS.timeout, placeholder: 'seconds', description: 'seconds a request may wait for its response' },
+    { name: 'workers', short: 'w', type: 'integer', min: 0, default: DEFAULTS.workers, placeholder: 'n', description: 'worker threads, each with its share of connections (0: one thread)' },
+    { name: 'rate', short: 'R', type: 'number', placeholder: 'req/s', description: 'open model: send this many requests per second in total, evenly spaced' },
+    { name: 'max-connections', type: 'integer', min: 1, placeholder: 'n', description: `open model: most connections to open when the server falls behind (default: ${DEFAULTS.maxConnections}, or -c when higher)` },
+    { name: 'method', short: 'm', type: 'string', default: DEFAULTS.method, placeholder: 'method', description: 'HTTP method' },
+    { name: 'header', short: 'H', type: 'string', multiple: true, placeholder: 'name: value', description: 'request header; "name=value" works too' },
+    { name: 'body', short: 'b', type: 'string', placeholder: 'text', description: 'request body' },
+    { name: 'input', short: 'i', type: 'string', placeholder: 'file', description: 'read the request body from a file' },
+    { name: 'requests', type: 'string', placeholder: 'file.js|json', description: 'a sequence of requests each connection sends in turn; a .js file may build each request with setupRequest(request, context)' },
+    { name: 'insecure', type: 'boolean', description: 'https: do not verify the server certificate' },
+    { name: 'ca', type: 'string', placeholder: 'file', description: 'https: also trust this certificate authority (PEM)' },
+    { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document (with the latency histogram) instead of tables' },
+    { name: 'latency', short: 'l', type: 'boolean', description: 'print the full latency percentile table' },
+    { name: 'progress', type: 'boolean', default: true, description: 'show a progress bar on a terminal' }
+  ],
+  examples: [
+    'dyno load -c 100 -d 10 http://127.0.0.1:3000/hello',
+    'dyno load -m POST -H "content-type: application/json" -b \'{"hello":"world"}\' http://127.0.0.1:3000/echo',
+    'dyno load -R 2000 -d 30 -l http://127.0.0.1:3000/',
+    'dyno load -a 1000 --json http://127.0.0.1:3000/ > result.json'
+  ]
+})
+
+/** @typedef {Readonly<import('../../cli/flags.js').FlagValues<typeof command.flags>>} LoadFlagValues */
+
+/**
+ * @param {string[]} argv
+ * @param {import('../../cli/io.js').IO} io
+ */
+export async function run (argv, io) {
+  const { options, values } = await parseLoadArgs(argv, io.cwd)
+  const style = createStyle(io.stdout)
+  const progressOn = values.progress && !values.json && io.stderr.isTTY === true
+  const bar = progressOn ? createProgressBar(io.stderr) : null
+  const interrupt = interruptSignal(io)
+  let outcome
+  try {
+    outcome = await runLoad(options, {
+      cwd: io.cwd,
+      env: io.env,
+      signal: interrupt.signal,
+      onEvent: (event) => {
+        if (event.type === 'load-start' && !values.json) io.stdout.write(renderLoadHeader(event.options) + '\n')
+        else if (event.type === 'load-progress') bar?.update(event.progress)
+      }
+    })
+  } finally {
+    bar?.done()
+    interrupt.dispose()
+  }
+  const { result, exitCode, problem } = outcome
+  if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')
+  else io.stdout.write(renderLoadResult(result, { style, percentiles: values.latency }))
+  if (problem) io.stderr.write(`dyno load: ${problem}\n`)
+  return exitCode
+}
+
+/**
+ * `dyno load`'s flags and URL as load options, checked; `dyno flame --load` uses it too.
+ * @param {string[]} argv
+ * @param {string} cwd
+ * @param {{ urlToCheck?: (url: string) => string, example?: string }} [options] what the URL is checked as
+ *   (flame's URL holds `$PORT` until the app listens), and a URL to give as an example
+ */
+export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url, example = 'http://127.0.0.1:3000/' } = {}) {
+  const { values, positionals, given } = parseFlags(command, argv)
+  if (positionals.length !== 1) {
+    throw usageError('DYNO_BAD_URL', positionals.length === 0
+      ? `no URL given; pass one like ${example}`
+      : `one URL only, got ${positionals.length}: ${positionals.join(' ')}`)
+  }
+  // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
+  const duration = values.amount !== undefined && !given.has('duration') ? undefined : values.duration
+  const options = await loadOptionsFromFlags({ ...values, duration }, positionals[0], cwd)
+  // Every mistake now, before a header is printed or an app is started.
+  if (options.requestsFile) options.requests = await loadRequestsFile(options.requestsFile)
+  resolveOptions({ ...options, url: urlToCheck(options.url) })
+  return { options, values }
+}
+
+/**
+ * @param {Omit<LoadFlagValues, 'duration'> & { duration: number | undefined }} values parsed flags
+ * @param {string} url
+ * @param {string} cwd
+ * @returns {Promise<import('../../load/options.js').LoadOptions>}
+ */
+async function loadOptionsFromFlags (values, url, cwd) {
+  if (values.body !== undefined && values.input !== undefined) {
+    throw usageError('DYNO_BAD_FLAG', '-b/--body and -i/--input both set the body; pass one')
+  }
+  const body = values.input !== undefined ? await readUserFile(values.input, cwd, 'body') : values.body
+  const ca = values.ca !== undefined ? await readUserFile(values.ca, cwd, 'certificate authority') : undefined
+  return {
+    url,
+    connections: values.connections,
+    pipelining: values.pipelining,
+    duration: values.duration,
+    amount: values.amount,
+    timeout: values.timeout,
+    workers: values.workers,
+    rate: values.rate,
+    maxConnections: values['max-connections'],
+    method: values.method,
+    headers: parseHeaders(values.header),
+    body,
+    requestsFile: values.requests !== undefined ? resolve(cwd, values.requests) : undefined,
+    insecure: values.insecure === true,
+    ca
+  }
+}
+
+/**
+ * `name: value` or `name=value`, split at whichever comes first.
+ * @param {string[]} raw
+ */
+export function parseHeaders (raw) {
+  /** @type {Record<string, string>} */
+  const headers = {}
+  for (const text of raw) {
+    const at = text.search(/[:=]/)
+    const name = at > 0 ? text.slice(0, at).trim() : ''
+    if (name === '') throw usageError('DYNO_BAD_HEADER', `-H "${text}" is not a header; write it as "name: value"`)
+    headers[name] = text.slice(at + 1).trim()
+  }
+  return headers
+}
+
+/**
+ * @param {string} file @param {string} cwd @param {string} what
+ */
+async function readUserFile (file, cwd, what) {
+  try {
+    return await readFile(resolve(cwd, file))
+  } catch (err) {
+    throw usageError('DYNO_BAD_FILE', `cannot read the ${what} file ${file}: ${fileProblem(err)}`)
+  }
+}

@@ -1,0 +1,100 @@
+import { copyFile, mkdir } from 'node:fs/promises'
+import { dirname, isAbsolute, join, relative } from 'node:path'
+import { checkout } from '../../checkout.js'
+import { COMPARISON_SCHEMA_VERSION } from '../../stats/comparison.js'
+import { compareVersions } from './versions.js'
+import { usageError } from '../../errors.js'
+import { runVersions } from '../../micro/versions.js'
+import { benchmarkFile, caseFailures, interruptedExitCode } from './command.js'
+
+/**
+ * `dyno micro <file> --against <ref>`: the benchmark file runs against the
+ * working tree and against a temporary checkout of `ref`, both versions of
+ * each case in the same rounds, and each case is compared with its other
+ * version. The working tree's benchmark file serves both versions (copied
+ * to the same place in the checkout), so it may be new or changed: each
+ * version's code is what its relative imports find. The checkout is removed
+ * however the run ends.
+ *
+ * @typedef {object} AgainstOptions
+ * @property {string[]} files
+ * @property {import('../../micro/runner.js').MicroSettings} settings
+ * @property {string} against a git ref: branch, tag, commit
+ *
+ * @typedef {object} AgainstResult what --json prints
+ * @property {number} schemaVersion
+ * @property {'dyno-micro-against'} kind
+ * @property {{ ref: string, commit: string }} before
+ * @property {{ tree: string }} after
+ * @property {string} startedAt
+ * @property {string} node
+ * @property {import('../../micro/runner.js').MicroSettings} settings
+ * @property {import('./versions.js').VersionEntry[]} comparisons
+ * @property {(Omit<import('../../micro/versions.js').VersionsReport, 'file'> & { file: string })[]} files every process of both versions
+ * @property {import('./command.js').Failure[]} failures
+ */
+
+/**
+ * @param {AgainstOptions} options
+ * @param {import('../../commands/io.js').CommandIO} io
+ * @returns {Promise<{ result: AgainstResult, exitCode: number }>}
+ */
+export async function runMicroAgainst (options, io) {
+  if (options.files.length === 0) throw usageError('DYNO_NO_FILE', 'no benchmark file given; pass one like examples/micro/divide-by-and-sum.js')
+  const files = []
+  for (const path of options.files) files.push(await benchmarkFile(path, io.cwd))
+  const startedAt = new Date()
+  const tree = await checkout(io.cwd, options.against)
+  try {
+    io.onEvent?.({ type: 'checkout', ref: tree.ref, commit: tree.commit })
+    const inRepo = files.map((file) => {
+      const inside = relative(tree.root, file)
+      if (inside.startsWith('..') || isAbsolute(inside)) {
+        throw usageError('DYNO_BAD_FILE', `${relative(io.cwd, file)} is outside the repository ${tree.root}; --against runs a benchmark file of the repository against another version of it`)
+      }
+      return inside
+    })
+    /** @type {AgainstResult['files']} */
+    const reports = []
+    for (const [i, file] of files.entries()) {
+      if (io.signal?.aborted) break
+      const copy = join(tree.dir, inRepo[i])
+      await mkdir(dirname(copy), { recursive: true })
+      await copyFile(file, copy)
+      const report = await runVersions({ before: copy, after: file }, options.settings, {
+        signal: io.signal,
+        onProgress: io.onEvent && ((progress) => io.onEvent?.({ type: 'micro-round', progress }))
+      })
+      reports.push({ ...report, file: relative(io.cwd, file) })
+    }
+    const comparisons = reports.flatMap((r) => compareVersions(r, r.file))
+    const failures = reports.flatMap((r) => failuresOf(r, tree.ref))
+    /** @type {AgainstResult} */
+    const result = {
+      schemaVersion: COMPARISON_SCHEMA_VERSION,
+      kind: 'dyno-micro-against',
+      before: { ref: tree.ref, commit: tree.commit },
+      after: { tree: tree.root },
+      startedAt: startedAt.toISOString(),
+      node: process.version,
+      settings: options.settings,
+      comparisons,
+      files: reports,
+      failures
+    }
+    return { result, exitCode: io.signal?.aborted ? interruptedExitCode(io.signal) : failures.length > 0 ? 1 : 0 }
+  } finally {
+    await tree.remove()
+  }
+}
+
+/**
+ * @param {AgainstResult['files'][number]} report
+ * @param {string} ref
+ * @returns {import('./command.js').Failure[]}
+ */
+function failuresOf (report, ref) {
+  const versionName = (/** @type {'before' | 'after'} */ v) => (v === 'before' ? ` (at ${ref})` : ' (working tree)')
+  if (report.error) return [{ file: report.file + versionName(report.error.version), case: null, stage: report.error.stage, message: report.error.message }]
+  return caseFailures(report.file + versionName('before'), report.groups.before).concat(caseFailures(report.file + versionName('after'), report.groups.after))
+}

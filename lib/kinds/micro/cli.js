@@ -1,0 +1,88 @@
+import { runMicro } from './command.js'
+import { runMicroAgainst } from './against.js'
+import { usageError } from '../../errors.js'
+import { DEFAULTS, QUICK, microSettings } from '../../micro/settings.js'
+import { failureLine, microPrinter, roundLine } from './terminal.js'
+import { createStyle } from '../../report/style.js'
+import { renderVersions } from './against-terminal.js'
+import { parseFlags } from '../../cli/flags.js'
+import { interruptSignal } from '../../cli/io.js'
+
+/** @satisfies {import('../../cli/flags.js').Command} */
+export const command = /** @type {const} */ ({
+  name: 'micro',
+  usage: 'dyno micro [flags] <file...>',
+  summary: 'Micro-benchmarks: each case in fresh processes, compared with a significance test, with V8 optimization status.',
+  details: [
+    'A benchmark file declares cases with bench(name, fn) from dyno/micro. Each case runs in its own',
+    'processes, one per round; the processes of a round take their samples side by side, in',
+    'alternating slices. ± and the comparisons treat the process as the unit of replication',
+    '(per-round ratios to the fastest case, Student\'s t-test on their logs, 95% intervals).'
+  ].join('\n'),
+  flags: [
+    { name: 'rounds', short: 'r', type: 'integer', min: 2, default: DEFAULTS.rounds, placeholder: 'n', description: 'rounds, each with a fresh process per case' },
+    { name: 'warmup', type: 'duration', default: DEFAULTS.warmup, placeholder: 'seconds', description: 'warm-up in each process before sampling, in CPU time (0.1, 100ms)' },
+    { name: 'time', short: 't', type: 'duration', default: DEFAULTS.time, placeholder: 'seconds', description: 'sampling time in each process, in slices of 10 ms' },
+    { name: 'quick', short: 'q', type: 'boolean', description: `less precision, less time: ${QUICK.rounds} rounds, ${QUICK.time * 1000} ms sampling per process` },
+    { name: 'timeout', type: 'duration', default: DEFAULTS.timeout, placeholder: 'seconds', description: 'stop a case\'s process that takes longer than this to answer: load and warm up, or one slice (a case that never settles)' },
+    { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document with every sample instead of the report' },
+    { name: 'save', short: 's', type: 'string', placeholder: 'name', description: 'also add the JSON document to the runs saved as .dyno/micro/<name>.json, for dyno compare' },
+    { name: 'against', type: 'string', placeholder: 'git ref', description: 'compare each case with its version at this git ref (a temporary checkout), both in the same rounds: faster, slower or indistinguishable' }
+  ],
+  examples: [
+    'dyno micro examples/micro/divide-by-and-sum.js',
+    'dyno micro --quick bench/*.bench.js',
+    'dyno micro --against HEAD bench.js          # your uncommitted change against the last commit',
+    'dyno micro --save before bench.js && dyno micro --save after bench.js',
+    'dyno compare .dyno/micro/before.json .dyno/micro/after.json'
+  ]
+})
+
+/**
+ * @param {string[]} argv
+ * @param {import('../../cli/io.js').IO} io
+ */
+export async function run (argv, io) {
+  const { values, positionals, given } = parseFlags(command, argv)
+  /** @param {'rounds' | 'warmup' | 'time' | 'timeout'} name */
+  const chosen = (name) => (given.has(name) ? values[name] : undefined)
+  const settings = microSettings({ rounds: chosen('rounds'), warmup: chosen('warmup'), time: chosen('time'), timeout: chosen('timeout'), quick: values.quick })
+  const interrupt = interruptSignal(io)
+  try {
+    if (values.against !== undefined) return await against(positionals, settings, values, io, interrupt.signal)
+    const printer = microPrinter({ stdout: io.stdout, stderr: io.stderr, cwd: io.cwd, json: values.json === true })
+    const { result, exitCode } = await runMicro({ files: positionals, settings, save: values.save ?? null }, {
+      cwd: io.cwd,
+      env: io.env,
+      signal: interrupt.signal,
+      onEvent: printer.onEvent
+    })
+    printer.finish(result)
+    return exitCode
+  } finally {
+    interrupt.dispose()
+  }
+}
+
+/**
+ * @param {string[]} files
+ * @param {import('../../micro/runner.js').MicroSettings} settings
+ * @param {Record<string, any>} values
+ * @param {import('../../cli/io.js').IO} io
+ * @param {AbortSignal} signal
+ */
+async function against (files, settings, values, io, signal) {
+  if (values.save !== undefined) throw usageError('DYNO_BAD_FLAG', '--save keeps runs of one version and --against compares two in one run; pass one of them')
+  const showRounds = !values.json && io.stderr.isTTY === true
+  const { result, exitCode } = await runMicroAgainst({ files, settings, against: values.against }, {
+    cwd: io.cwd,
+    env: io.env,
+    signal,
+    onEvent: showRounds ? (event) => { if (event.type === 'micro-round') io.stderr.write(roundLine(event.progress, io.cwd)) } : undefined
+  })
+  if (showRounds) io.stderr.write('\r\x1b[2K')
+  if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')
+  else io.stdout.write(renderVersions(result, { style: createStyle(io.stdout) }))
+  for (const f of result.failures) io.stderr.write(`dyno micro: ${failureLine(f)}\n`)
+  return exitCode
+}
