@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { runMicro } from '../kinds/micro/command.js'
 import { DynoError, usageError } from '../errors.js'
-import { microPrinter } from '../kinds/micro/terminal.js'
+import { microPrinter } from '../kinds/micro/cli.js'
 import { microSettings } from '../micro/settings.js'
 
 const STOP_SIGNALS = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])

@@ -14,6 +14,14 @@
  * @property {number} high
  * @property {number} p
  * @property {Verdict} verdict for a latency, faster means lower
+ *
+ * @typedef {object} RoundFigures what one load of one side measured
+ * @property {number} requestsPerSecond answers per second over the load
+ * @property {number} p50 latency, ms
+ * @property {number} p99
+ * @property {number} completed
+ * @property {number} errors
+ * @property {number} non2xx
  */
 
 export const COMPARISON_SCHEMA_VERSION = 1

@@ -2,7 +2,7 @@ import { copyFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { collectorFile } from '../../observe/processes.js'
 import { writeMeta } from '../../run-folder.js'
-import { measureAsyncCallNs } from './call-cost.js'
+import { measureAsyncCallNs } from './call-cost-command.js'
 import { FILES, renderFolder } from './folder.js'
 import { observeRun, servingProcess } from '../../commands/observed-run.js'
 

@@ -6,7 +6,7 @@ import { isAsyncFunctionStart } from './unneeded.js'
 import { usageError } from '../../errors.js'
 import { renderAsyncHtml } from './html.js'
 import { readMeta } from '../../run-folder.js'
-import { loadSummary } from '../flame/folder.js'
+import { runFacts } from '../../report/run-facts.js'
 import { readSource } from '../../commands/read-source.js'
 import { renderAsyncSummary } from './terminal.js'
 
@@ -40,12 +40,9 @@ export function renderFolder (folder) {
   writeFileSync(join(folder, FILES.html), renderAsyncHtml({
     meta: {
       title: meta.title ?? 'dyno async',
-      startedAt: meta.startedAt,
+      ...runFacts(meta),
       finishedAt: meta.finishedAt ?? null,
-      node: meta.node ?? null,
-      cwd: meta.cwd ?? folder,
-      exit: meta.end ? { how: meta.end.how, code: meta.end.code ?? null, signal: meta.end.signal ?? null } : null,
-      load: meta.load ? loadSummary(meta.load) : null
+      cwd: meta.cwd ?? folder
     },
     analysis,
     sources: readSources(analysis)

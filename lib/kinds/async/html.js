@@ -26,7 +26,7 @@ const render = reportPage({
  * @property {string | null} node
  * @property {string} cwd
  * @property {{ how: string, code: number | null, signal: string | null } | null} exit
- * @property {ReturnType<typeof import('../flame/folder.js').loadSummary> | null} load
+ * @property {ReturnType<typeof import('../../report/run-facts.js').loadFigures> | null} load
  */
 
 /**

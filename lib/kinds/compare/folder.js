@@ -15,7 +15,7 @@ export const FILES = {
  * from its compare.json, compared anew (so a newer dyno judges them its
  * way), and the CPU differential as it was written.
  * @param {string} folder
- * @returns {import('./load-command.js').CompareLoadResult}
+ * @returns {import('./types.js').CompareLoadResult}
  */
 export function renderFolder (folder) {
   let saved

@@ -30,11 +30,7 @@ import { observeRun } from '../../commands/observed-run.js'
  * @typedef {import('./turns.js').Side} Side
  * @typedef {import('../../load/summary.js').LoadResult} LoadResult
  *
- * @typedef {object} Version how to start one side
- * @property {string} label what the reports call it: the ref, 'working tree', 'a', 'b'
- * @property {string[]} command
- * @property {string} cwd
- * @property {string | null} commit with --against, the ref's commit
+ * @typedef {import('./types.js').Version} Version
  *
  * @typedef {object} CompareLoadOptions
  * @property {import('../../load/options.js').LoadOptions} load its url holds `$PORT`
@@ -52,19 +48,7 @@ import { observeRun } from '../../commands/observed-run.js'
  * @property {LoadResult[]} loads the loads that count
  * @property {import('../../commands/observed-run.js').ObservedRun} run
  *
- * @typedef {object} CompareLoadResult what --json prints
- * @property {number} schemaVersion
- * @property {'load'} kind
- * @property {string} folder
- * @property {{ before: Omit<Version, 'cwd'>, after: Omit<Version, 'cwd'> }} versions
- * @property {{ url: string, rounds: number, fresh: boolean }} settings
- * @property {ReturnType<typeof compareLoadRounds>['comparisons']} comparisons
- * @property {ReturnType<typeof compareLoadRounds>['totals']} totals
- * @property {import('./load-rounds.js').Round[]} rounds the rounds both sides completed
- * @property {{ diff: import('./flame-diff.js').FlameDiff, html: string } | null} flame with --flame: each
- *   function's CPU time per request before and after, and the differential flamegraph's path
- * @property {string | null} interrupted
- * @property {DynoError | null} failure
+ * @typedef {import('./types.js').CompareLoadResult} CompareLoadResult
  *
  * @typedef {{ profile: import('../../cpu-profile/cpuprofile.js').CpuProfile, requests: number, cwd: string }} CpuSide
  */

@@ -11,13 +11,7 @@ import { comparisonEntry } from '../../stats/comparison.js'
  * @typedef {import('../../load/summary.js').LoadResult} LoadResult
  * @typedef {import('./turns.js').Side} Side
  *
- * @typedef {object} RoundFigures what one load of one side measured
- * @property {number} requestsPerSecond answers per second over the load
- * @property {number} p50 latency, ms
- * @property {number} p99
- * @property {number} completed
- * @property {number} errors
- * @property {number} non2xx
+ * @typedef {import('../../stats/comparison.js').RoundFigures} RoundFigures
  *
  * @typedef {object} Round
  * @property {Side[]} order which side was loaded first

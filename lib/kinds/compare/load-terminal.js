@@ -9,7 +9,7 @@ import { table } from '../../report/table.js'
  * interval) and one sentence.
  *
  * @typedef {import('../../report/style.js').Style} Style
- * @typedef {import('./load-command.js').CompareLoadResult} CompareLoadResult
+ * @typedef {import('./types.js').CompareLoadResult} CompareLoadResult
  */
 
 /**

@@ -23,7 +23,7 @@ const MAX_POINTS = 2000
 
 /**
  * @param {import('./series.js').DoctorSample[]} samples in time order
- * @param {import('../../observe/observe.js').Observed['loadTimeline']} timeline
+ * @param {import('./types.js').LoadTimeline} timeline
  * @returns {ChartData}
  */
 export function chartData (samples, timeline) {

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { chartData } from './chart-data.js'
+import { runFacts } from '../../report/run-facts.js'
 import { embedJson } from '../flame/html.js'
 
 const VIEWER = new URL('../../../viewer/', import.meta.url)
@@ -42,21 +43,16 @@ function loadViewer () {
 
 /**
  * What the page is given.
- * @param {{ meta: import('../../run-folder.js').RunMeta, analysis: import('./analyze.js').DoctorAnalysis, samples: import('./series.js').DoctorSample[], timeline: import('../../observe/observe.js').Observed['loadTimeline'] }} run
+ * @param {{ meta: import('../../run-folder.js').RunMeta, analysis: import('./analyze.js').DoctorAnalysis, samples: import('./series.js').DoctorSample[], timeline: import('./types.js').LoadTimeline }} run
  */
 export function doctorReportData ({ meta, analysis, samples, timeline }) {
   const charts = chartData(samples, timeline)
-  const load = meta.load
   return {
     title: meta.title,
     facts: {
       title: meta.title,
-      startedAt: meta.startedAt,
       durationMs: Date.parse(meta.finishedAt) - Date.parse(meta.startedAt),
-      node: meta.node,
-      v8: meta.v8,
-      exit: meta.end ? { how: meta.end.how, code: meta.end.code, signal: meta.end.signal } : null,
-      load: load ? { average: load.requests.average, p50: load.latency.percentiles['50'], p99: load.latency.percentiles['99'], errors: load.errors.total, non2xx: load.non2xx } : null
+      ...runFacts(meta)
     },
     sampleIntervalMs: Number(meta.options.sampleIntervalMs) || null,
     window: analysis.window ? { start: (analysis.window.startMs - charts.startMs) / 1000, end: (analysis.window.endMs - charts.startMs) / 1000, source: analysis.window.source } : null,

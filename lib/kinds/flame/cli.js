@@ -1,5 +1,5 @@
 import { runFlame } from './command.js'
-import { viewProfile } from './view.js'
+import { viewProfile } from './view-command.js'
 import { usageError } from '../../errors.js'
 import { renderLoadResult } from '../load/terminal.js'
 import { renderFlameSummary } from './terminal.js'

@@ -17,6 +17,7 @@ import { functionsFile, tiersFile } from '../../cpu-profile/profile-files.js'
 import { loadSourceMaps } from '../../cpu-profile/load-source-maps.js'
 import { readSource } from '../../commands/read-source.js'
 import { renderFlameSummary } from './terminal.js'
+import { runFacts } from '../../report/run-facts.js'
 
 export const FILES = {
   meta: 'meta.json',
@@ -56,14 +57,7 @@ export function renderFolder (folder, profiles = readProfiles(folder)) {
   const { data, detail } = buildFlameData(profiles, {
     title: meta.title ?? 'CPU profile',
     cwd: meta.cwd ?? dirname(folder),
-    meta: {
-      startedAt: meta.startedAt,
-      node: meta.node ?? null,
-      v8: meta.v8 ?? null,
-      exit: meta.end ? { how: meta.end.how, code: meta.end.code ?? null, signal: meta.end.signal ?? null } : null,
-      load: meta.load ? loadSummary(meta.load) : null,
-      warnings
-    },
+    meta: { ...runFacts(meta), warnings },
     tierInfo,
     readSource: (path) => readSource(path) ?? mapper?.sourceContent(pathToFileURL(path).href) ?? null,
     scripts,
@@ -93,20 +87,6 @@ function missingInputs (folder, meta, { tierInfo, functions, scripts }) {
   else if (functions !== null && functions.length > 0 && scripts.size === 0) warnings.push(`none of the profiled scripts can be read any more: ${INLINED_STAY}`)
   if (tierInfo === null && agentWrote(tiersFile)) warnings.push(`${FILES.tiers} is missing from the run folder: the optimization tiers are unknown`)
   return warnings
-}
-
-/**
- * @param {import('../../load/summary.js').LoadResult} result
- */
-export function loadSummary (result) {
-  return {
-    average: result.requests.average,
-    p50: result.latency.percentiles['50'],
-    p99: result.latency.percentiles['99'],
-    errors: result.errors.total,
-    non2xx: result.non2xx,
-    sent: result.requests.sent
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { usageError } from '../../errors.js'
 import { runHeap } from './command.js'
-import { runHeapDiff } from './diff.js'
+import { runHeapDiff } from './diff-command.js'
 import { renderHeapRunSummary } from './terminal.js'
 import { renderRoundLoads } from '../load/terminal.js'
 import { createStyle } from '../../report/style.js'

@@ -85,7 +85,7 @@ async function sample (round, agent, options) {
  * record them: snapshots in the order taken, their timings, the profile.
  * @param {import('../../observe/processes.js').ProcessRecord} chosen
  * @param {string} folder the run folder
- * @returns {Pick<import('./folder.js').HeapRunOptions, 'snapshots' | 'timings' | 'heapprofile'>}
+ * @returns {Pick<import('./types.js').HeapRunOptions, 'snapshots' | 'timings' | 'heapprofile'>}
  */
 function collectorFiles (chosen, folder) {
   const files = chosen.files.heap ?? []
@@ -96,7 +96,7 @@ function collectorFiles (chosen, folder) {
   const whole = new Set(lines.map((t) => t.file))
   const snapshots = files.filter((f) => f.endsWith('.heapsnapshot') && whole.has(basename(f))).sort((a, b) => number(a) - number(b))
   const taken = new Set(snapshots.map((f) => basename(f)))
-  /** @type {import('./folder.js').SnapshotTiming[]} */
+  /** @type {import('./types.js').SnapshotTiming[]} */
   const timings = lines.filter((t) => taken.has(t.file)).map((t) => ({ label: t.label, gcMs: t.gcMs, ms: t.ms, bytes: t.bytes, ...(t.inFlight > 0 ? { inFlight: t.inFlight } : {}) }))
   const profile = collectorFile(chosen, 'heap', 'heapprofile')
   return {

@@ -4,9 +4,13 @@ import { analyzeHeap } from './analyze.js'
 import { usageError } from '../../errors.js'
 import { renderHeapHtml } from './html.js'
 import { readMeta, writeJson } from '../../run-folder.js'
-import { renderAllocationFolder } from './allocations.js'
+import { renderAllocationFolder } from './allocations-folder.js'
 import { readSource } from '../../commands/read-source.js'
 import { renderHeapRunSummary } from './terminal.js'
+
+/**
+ * @typedef {import('./types.js').HeapRunOptions} HeapRunOptions
+ */
 
 export const FILES = {
   analysis: 'heap.json',
@@ -14,28 +18,12 @@ export const FILES = {
 }
 
 /**
- * What a heap run folder records in meta.json's options, for the report to
- * be rendered again.
- * @typedef {object} HeapRunOptions
- * @property {boolean} sampling
- * @property {string[]} snapshots the snapshots, oldest first (relative to the folder, or absolute)
- * @property {SnapshotTiming[]} timings how long each snapshot paused the app
- * @property {string | null} heapprofile the sampling heap profile, relative to the folder
- *
- * @typedef {object} SnapshotTiming
- * @property {string} label
- * @property {number} gcMs the full GC before it
- * @property {number} ms the GC and the snapshot: how long the app was paused
- * @property {number} bytes
- * @property {number} [inFlight] requests still at work when it was taken, though dyno waited for them to end
- */
-
-/**
  * Renders a heap run folder: the analysis of its snapshots (heap.json and
  * report.html), or with --sampling, its allocation flamegraph. `dyno heap`,
  * `dyno heap diff` and `dyno report` all end here.
  * @param {string} folder
  * @param {{ availableBytes?: number, onProgress?: (message: string) => void }} [options]
+ * @returns {Promise<import('./types.js').HeapRendered>}
  */
 export async function renderFolder (folder, options = {}) {
   const meta = readMeta(folder)

@@ -18,7 +18,7 @@ const render = reportPage({
 
 /**
  * @param {{ title: string, startedAt: string, node: string | null, analysis: import('./analyze.js').HeapAnalysis,
- *   timings: import('./folder.js').SnapshotTiming[] }} data
+ *   timings: import('./types.js').SnapshotTiming[] }} data
  * @returns {string} the whole HTML report
  */
 export function renderHeapHtml (data) {

@@ -3,7 +3,7 @@
  * the leaks (empty when nothing grows beyond noise), each leak with its
  * path as a list of steps.
  * @param {string} folder
- * @param {Awaited<ReturnType<typeof import('./folder.js').renderFolder>> | null} rendered
+ * @param {import('./types.js').HeapRendered | null} rendered
  * @param {import('../../run-folder.js').RunMeta | null} meta
  */
 export function heapJson (folder, rendered, meta) {

@@ -8,7 +8,7 @@ const TOP = 10
 
 /**
  * What the terminal shows of a heap run folder, of either kind.
- * @param {Awaited<ReturnType<typeof import('./folder.js').renderFolder>>} rendered
+ * @param {import('./types.js').HeapRendered} rendered
  * @param {{ how: string } | null} end
  * @param {import('../../report/style.js').Style} style
  */
@@ -20,7 +20,7 @@ export function renderHeapRunSummary (rendered, end, style) {
  * The end of a heap run on the terminal: the growth table (DevTools'
  * Comparison columns, top 10 by size delta), one line per leak with the path
  * that holds it, and how long each snapshot paused the app.
- * @param {{ analysis: import('./analyze.js').HeapAnalysis, timings: import('./folder.js').SnapshotTiming[], html: string }} rendered
+ * @param {{ analysis: import('./analyze.js').HeapAnalysis, timings: import('./types.js').SnapshotTiming[], html: string }} rendered
  * @param {{ how: string } | null} end
  * @param {import('../../report/style.js').Style} style
  */

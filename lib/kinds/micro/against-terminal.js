@@ -5,7 +5,7 @@ import { comparisonTable, verdictLines } from '../../report/comparison-table.js'
 
 /**
  * dyno micro --against.
- * @param {import('./against.js').AgainstResult} result
+ * @param {import('./types.js').AgainstResult} result
  * @param {{ style: Style }} options
  */
 export function renderVersions (result, { style }) {

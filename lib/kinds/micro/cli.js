@@ -1,8 +1,9 @@
+import { basename, relative } from 'node:path'
 import { runMicro } from './command.js'
-import { runMicroAgainst } from './against.js'
+import { runMicroAgainst } from './against-command.js'
 import { usageError } from '../../errors.js'
 import { DEFAULTS, QUICK, microSettings } from '../../micro/settings.js'
-import { failureLine, microPrinter, roundLine } from './terminal.js'
+import { failureLine, renderMicroFile, roundLine } from './terminal.js'
 import { createStyle } from '../../report/style.js'
 import { renderVersions } from './against-terminal.js'
 import { parseFlags } from '../../cli/flags.js'
@@ -85,4 +86,38 @@ async function against (files, settings, values, io, signal) {
   else io.stdout.write(renderVersions(result, { style: createStyle(io.stdout) }))
   for (const f of result.failures) io.stderr.write(`dyno micro: ${failureLine(f)}\n`)
   return exitCode
+}
+
+/**
+ * Writes dyno micro's output as the run goes: the round on a terminal, each
+ * file's report when it is done; at the end the JSON document, where the
+ * run was saved, and what failed. For the CLI and for a benchmark file that
+ * runs itself.
+ * @param {{ stdout: NodeJS.WritableStream & { isTTY?: boolean }, stderr: NodeJS.WritableStream & { isTTY?: boolean }, cwd: string, json: boolean }} out
+ */
+export function microPrinter ({ stdout, stderr, cwd, json }) {
+  const style = createStyle(stdout)
+  const showRounds = !json && stderr.isTTY === true
+  return {
+    /** @param {import('../../commands/io.js').CommandEvent} event */
+    onEvent (event) {
+      if (event.type === 'micro-round' && showRounds) stderr.write(roundLine(event.progress, cwd))
+      if (event.type !== 'micro-file') return
+      if (showRounds) stderr.write('\r\x1b[2K')
+      if (!json) stdout.write(renderMicroFile(event.report, { style, cwd }) + '\n')
+    },
+    /** @param {import('./types.js').MicroOutcome} outcome */
+    finish (outcome) {
+      if (json) stdout.write(JSON.stringify(outcome.document, null, 2) + '\n')
+      if (outcome.saved) stderr.write(savedLine(outcome.saved, cwd) + '\n')
+      for (const f of outcome.failures) stderr.write(`dyno micro: ${failureLine(f)}\n`)
+    }
+  }
+}
+
+/** @param {NonNullable<import('./types.js').MicroOutcome['saved']>} saved @param {string} cwd */
+function savedLine ({ path, run }, cwd) {
+  const where = relative(cwd, path)
+  if (run === 1) return `saved to ${where} (a later --save ${basename(path, '.json')} adds its run to this one)`
+  return `added to ${where}: run ${run} under this name (dyno compare takes its runs as repeats; remove the file to start afresh)`
 }

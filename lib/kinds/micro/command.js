@@ -10,22 +10,9 @@ import { signalExitCode } from '../../commands/io.js'
  * `dyno micro`: runs benchmark files, builds the result document, adds it to
  * the saved runs of a name, and decides the exit code.
  *
- * @typedef {object} MicroOptions
- * @property {string[]} files benchmark files, relative to io.cwd or absolute
- * @property {import('../../micro/runner.js').MicroSettings} settings
- * @property {string | null} save a plain name: add the run to .dyno/micro/<name>.json
- *
- * @typedef {object} Failure
- * @property {string} file relative to cwd
- * @property {string | null} case `group › name`; null when the file itself failed
- * @property {string} stage
- * @property {string} message
- *
- * @typedef {object} MicroOutcome
- * @property {import('../../micro/result.js').MicroResult} document what --json prints
- * @property {import('../../micro/runner.js').FileReport[]} reports
- * @property {{ path: string, run: number } | null} saved where the run was added, and its number under that name
- * @property {Failure[]} failures
+ * @typedef {import('./types.js').MicroOptions} MicroOptions
+ * @typedef {import('./types.js').Failure} Failure
+ * @typedef {import('./types.js').MicroOutcome} MicroOutcome
  */
 
 /**

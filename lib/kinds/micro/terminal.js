@@ -1,8 +1,7 @@
-import { basename, relative } from 'node:path'
+import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { rateText, ratioText } from '../../report/comparison-table.js'
 import { count, decimal, nanoseconds, pValue } from '../../format.js'
-import { createStyle } from '../../report/style.js'
 import { table } from '../../report/table.js'
 
 /**
@@ -14,42 +13,7 @@ import { table } from '../../report/table.js'
  * @typedef {import('../../micro/runner.js').FileReport} FileReport
  * @typedef {import('../../micro/analyze.js').GroupReport} GroupReport
  * @typedef {import('../../micro/analyze.js').CaseReport} CaseReport
- * @typedef {import('./command.js').MicroOutcome} MicroOutcome
  */
-
-/**
- * Writes dyno micro's output as the run goes: the round on a terminal, each
- * file's report when it is done; at the end the JSON document, where the
- * run was saved, and what failed. For the CLI and for a benchmark file that
- * runs itself.
- * @param {{ stdout: NodeJS.WritableStream & { isTTY?: boolean }, stderr: NodeJS.WritableStream & { isTTY?: boolean }, cwd: string, json: boolean }} out
- */
-export function microPrinter ({ stdout, stderr, cwd, json }) {
-  const style = createStyle(stdout)
-  const showRounds = !json && stderr.isTTY === true
-  return {
-    /** @param {import('../../commands/io.js').CommandEvent} event */
-    onEvent (event) {
-      if (event.type === 'micro-round' && showRounds) stderr.write(roundLine(event.progress, cwd))
-      if (event.type !== 'micro-file') return
-      if (showRounds) stderr.write('\r\x1b[2K')
-      if (!json) stdout.write(renderMicroFile(event.report, { style, cwd }) + '\n')
-    },
-    /** @param {MicroOutcome} outcome */
-    finish (outcome) {
-      if (json) stdout.write(JSON.stringify(outcome.document, null, 2) + '\n')
-      if (outcome.saved) stderr.write(savedLine(outcome.saved, cwd) + '\n')
-      for (const f of outcome.failures) stderr.write(`dyno micro: ${failureLine(f)}\n`)
-    }
-  }
-}
-
-/** @param {NonNullable<MicroOutcome['saved']>} saved @param {string} cwd */
-function savedLine ({ path, run }, cwd) {
-  const where = relative(cwd, path)
-  if (run === 1) return `saved to ${where} (a later --save ${basename(path, '.json')} adds its run to this one)`
-  return `added to ${where}: run ${run} under this name (dyno compare takes its runs as repeats; remove the file to start afresh)`
-}
 
 /**
  * The round under way, over the last one, on a terminal.
@@ -59,7 +23,7 @@ export function roundLine (p, cwd) {
   return `\r\x1b[2K${relative(cwd, p.file)}: round ${p.round + 1}/${p.rounds}${p.group ? ` · ${p.group}` : ''}`
 }
 
-/** @param {import('./command.js').Failure} f */
+/** @param {import('./types.js').Failure} f */
 export function failureLine (f) {
   if (f.case === null) return `${f.file}: could not run the file (${f.stage}): ${f.message}`
   return `${f.file}: case "${f.case}" failed (${f.stage}): ${f.message}`

@@ -16,22 +16,8 @@ import { benchmarkFile, caseFailures, interruptedExitCode } from './command.js'
  * version's code is what its relative imports find. The checkout is removed
  * however the run ends.
  *
- * @typedef {object} AgainstOptions
- * @property {string[]} files
- * @property {import('../../micro/runner.js').MicroSettings} settings
- * @property {string} against a git ref: branch, tag, commit
- *
- * @typedef {object} AgainstResult what --json prints
- * @property {number} schemaVersion
- * @property {'dyno-micro-against'} kind
- * @property {{ ref: string, commit: string }} before
- * @property {{ tree: string }} after
- * @property {string} startedAt
- * @property {string} node
- * @property {import('../../micro/runner.js').MicroSettings} settings
- * @property {import('./versions.js').VersionEntry[]} comparisons
- * @property {(Omit<import('../../micro/versions.js').VersionsReport, 'file'> & { file: string })[]} files every process of both versions
- * @property {import('./command.js').Failure[]} failures
+ * @typedef {import('./types.js').AgainstOptions} AgainstOptions
+ * @typedef {import('./types.js').AgainstResult} AgainstResult
  */
 
 /**
@@ -91,7 +77,7 @@ export async function runMicroAgainst (options, io) {
 /**
  * @param {AgainstResult['files'][number]} report
  * @param {string} ref
- * @returns {import('./command.js').Failure[]}
+ * @returns {import('./types.js').Failure[]}
  */
 function failuresOf (report, ref) {
   const versionName = (/** @type {'before' | 'after'} */ v) => (v === 'before' ? ` (at ${ref})` : ' (working tree)')

@@ -6,6 +6,7 @@ import { hotFunctions } from '../../cpu-profile/hot-functions.js'
 import { usageError } from '../../errors.js'
 import { renderFlameHtml } from '../flame/html.js'
 import { readMeta } from '../../run-folder.js'
+import { runFacts } from '../../report/run-facts.js'
 
 export const ALLOCATIONS_HTML = 'allocations.html'
 
@@ -15,6 +16,7 @@ export const ALLOCATIONS_HTML = 'allocations.html'
  * has samples.
  * @param {string} folder
  * @param {string} path the .heapprofile
+ * @returns {import('./types.js').AllocationsRendered}
  */
 export function renderAllocationFolder (folder, path) {
   const meta = readMeta(folder)
@@ -29,12 +31,7 @@ export function renderAllocationFolder (folder, path) {
   const { data } = buildFlameData(heapProfileAsCpuProfile(profile), {
     title: `${meta.title} (allocations)`,
     cwd: meta.cwd ?? dirname(folder),
-    meta: {
-      startedAt: meta.startedAt,
-      node: meta.node ?? null,
-      v8: meta.v8 ?? null,
-      exit: meta.end ? { how: meta.end.how, code: meta.end.code ?? null, signal: meta.end.signal ?? null } : null
-    }
+    meta: { ...runFacts(meta), load: null }
   })
   data.meta.unit = 'bytes'
   if (meta.loadWindow) data.meta.durationMs = meta.loadWindow.endMs - meta.loadWindow.startMs

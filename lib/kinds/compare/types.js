@@ -1,0 +1,24 @@
+/**
+ * The shapes of `dyno compare --load`'s result, shared by its command, its
+ * folder and its renderers.
+ *
+ * @typedef {object} Version how to start one side
+ * @property {string} label what the reports call it: the ref, 'working tree', 'a', 'b'
+ * @property {string[]} command
+ * @property {string} cwd
+ * @property {string | null} commit with --against, the ref's commit
+ *
+ * @typedef {object} CompareLoadResult what --json prints
+ * @property {number} schemaVersion
+ * @property {'load'} kind
+ * @property {string} folder
+ * @property {{ before: Omit<Version, 'cwd'>, after: Omit<Version, 'cwd'> }} versions
+ * @property {{ url: string, rounds: number, fresh: boolean }} settings
+ * @property {ReturnType<typeof import('./load-rounds.js').compareLoadRounds>['comparisons']} comparisons
+ * @property {ReturnType<typeof import('./load-rounds.js').compareLoadRounds>['totals']} totals
+ * @property {import('./load-rounds.js').Round[]} rounds the rounds both sides completed
+ * @property {{ diff: import('./flame-diff.js').FlameDiff, html: string } | null} flame with --flame: each
+ *   function's CPU time per request before and after, and the differential flamegraph's path
+ * @property {string | null} interrupted
+ * @property {import('../../errors.js').DynoError | null} failure
+ */
