@@ -4,7 +4,9 @@ import { splitWords } from '../observe/command.js'
 import { checkLoadUrl, withPort } from '../observe/load-url.js'
 import { renderLoadHeader } from '../kinds/load/terminal.js'
 import { createProgressBar } from '../report/progress.js'
+import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
+import { interruptSignal } from './io.js'
 import { parseLoadArgs } from '../kinds/load/cli.js'
 
 /**
@@ -81,13 +83,55 @@ export function observingPrinter (io, style, withLoad, onAgentData) {
 }
 
 /**
+ * An observing command's run on the command line, once its flags are read:
+ * the load's header and progress while the app runs, Ctrl-C and SIGTERM,
+ * then the result as JSON or as text, and a last line when the run did not
+ * end as asked.
+ * @template {{ meta: import('../run-folder.js').RunMeta, failure: Error | null }} R
+ * @param {string} name the command
+ * @param {import('./io.js').IO} io
+ * @param {object} how
+ * @param {boolean} how.json stdout holds the JSON document alone; what is said while the app runs goes to stderr
+ * @param {boolean} how.progress whether to draw the load's progress bar (on a terminal)
+ * @param {(io: import('../commands/io.js').CommandIO) => Promise<{ result: R, exitCode: number }>} how.start runs the command
+ * @param {(result: R) => unknown} how.document the JSON document
+ * @param {(result: R, style: import('../report/style.js').Style) => string} how.text the summary
+ * @param {(event: import('../commands/io.js').CommandEvent) => boolean} [how.onEvent] takes an event before the printer does; true when it handled it
+ * @param {(data: any) => void} [how.onAgentData] a live view of the collectors' data
+ * @param {() => void} [how.done] once the app is stopped, before anything is printed
+ */
+export async function runObserving (name, io, how) {
+  const style = createStyle(io.stdout)
+  const interrupt = interruptSignal(io)
+  const printer = observingPrinter(how.json ? { ...io, stdout: io.stderr } : io, style, how.progress, how.onAgentData)
+  let outcome
+  try {
+    outcome = await how.start({
+      cwd: io.cwd,
+      env: io.env,
+      signal: interrupt.signal,
+      urgent: interrupt.urgent,
+      onEvent: (event) => { if (!how.onEvent?.(event)) printer.onEvent(event) }
+    })
+  } finally {
+    how.done?.()
+    printer.done()
+    interrupt.dispose()
+  }
+  const { result, exitCode } = outcome
+  io.stdout.write(how.json ? JSON.stringify(how.document(result), null, 2) + '\n' : how.text(result, style))
+  printRunEnd(io, name, result, exitCode)
+  return exitCode
+}
+
+/**
  * The last line of an observing run on stderr, when it did not end as asked.
  * @param {import('./io.js').IO} io
  * @param {string} name the command
  * @param {{ failure: Error | null, meta: import('../run-folder.js').RunMeta }} result
  * @param {number} exitCode
  */
-export function printRunEnd (io, name, result, exitCode) {
+function printRunEnd (io, name, result, exitCode) {
   if (result.failure) io.stderr.write(`dyno ${name}: ${result.failure.message}\n`)
   // 128 and more: stopped by a signal, which the summary already says.
   else if (exitCode !== 0 && exitCode < 128) io.stderr.write(`dyno ${name}: the app ${result.meta.end?.how}\n`)

@@ -57,7 +57,7 @@ const OPTIMIZED_AWAY = 1.25
  * @param {ProcessRun} p
  */
 export function processOpsPerSecond (p) {
-  return 1e9 / median(p.slices)
+  return p.slices.length === 0 ? NaN : 1e9 / median(p.slices)
 }
 
 /**

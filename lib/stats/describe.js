@@ -1,14 +1,19 @@
 /**
  * Descriptive statistics over small arrays of numbers (per-second samples,
- * benchmark rounds). Large distributions go through HdrHistogram instead.
+ * benchmark rounds, loop delays). Large distributions go through
+ * HdrHistogram instead. On no data every figure is 0.
  */
 
 /** @param {ArrayLike<number>} xs */
+export function sum (xs) {
+  let total = 0
+  for (let i = 0; i < xs.length; i++) total += xs[i]
+  return total
+}
+
+/** @param {ArrayLike<number>} xs */
 export function mean (xs) {
-  if (xs.length === 0) return 0
-  let sum = 0
-  for (let i = 0; i < xs.length; i++) sum += xs[i]
-  return sum / xs.length
+  return xs.length === 0 ? 0 : sum(xs) / xs.length
 }
 
 /**
@@ -18,9 +23,9 @@ export function mean (xs) {
 export function stdev (xs) {
   if (xs.length < 2) return 0
   const m = mean(xs)
-  let sum = 0
-  for (let i = 0; i < xs.length; i++) sum += (xs[i] - m) ** 2
-  return Math.sqrt(sum / (xs.length - 1))
+  let squares = 0
+  for (let i = 0; i < xs.length; i++) squares += (xs[i] - m) ** 2
+  return Math.sqrt(squares / (xs.length - 1))
 }
 
 /**
@@ -28,7 +33,7 @@ export function stdev (xs) {
  * @param {ArrayLike<number>} xs
  */
 export function median (xs) {
-  if (xs.length === 0) return NaN
+  if (xs.length === 0) return 0
   const sorted = Array.from(xs).sort((a, b) => a - b)
   const mid = sorted.length >> 1
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2

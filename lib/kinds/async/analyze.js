@@ -2,6 +2,7 @@ import { criticalOps, kindOf, pathSteps, waterfall } from './path.js'
 import { LIMIT, findFanOuts, findSequences } from './patterns.js'
 import { RequestGraph } from './request.js'
 import { UNNEEDED_MIN_CALLS, unneededAsyncCalls } from './unneeded.js'
+import { mean } from '../../stats/describe.js'
 
 /**
  * From what the async collector recorded to what dyno async says: the
@@ -314,11 +315,4 @@ function groupBySite (requests, sites) {
   return [...groups.values()].map(({ seenIn, ...group }) => ({ ...group, meanWaitMs: group.count > group.unsettled ? group.totalWaitMs / (group.count - group.unsettled) : 0 }))
     .sort((a, b) => b.totalWaitMs - a.totalWaitMs)
     .slice(0, MAX_CALL_SITES)
-}
-
-/** @param {number[]} values */
-function mean (values) {
-  let total = 0
-  for (const v of values) total += v
-  return values.length > 0 ? total / values.length : 0
 }

@@ -1,9 +1,7 @@
 import { DEFAULT_MAX_RATE, DEFAULT_SAMPLE, runAsync } from './command.js'
 import { renderAsyncSummary } from './terminal.js'
 import { renderLoadResult } from '../load/terminal.js'
-import { createStyle } from '../../report/style.js'
-import { interruptSignal } from '../../cli/io.js'
-import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, parseObservingArgs } from '../../cli/observing.js'
+import { OBSERVING_FLAGS, observingOptions, parseObservingArgs, runObserving } from '../../cli/observing.js'
 
 /** @satisfies {import('../../cli/flags.js').Command} */
 export const command = /** @type {const} */ ({
@@ -37,25 +35,13 @@ export const command = /** @type {const} */ ({
  */
 export async function run (argv, io) {
   const { values, target } = parseObservingArgs(command, argv)
-  const style = createStyle(io.stdout)
   const observing = await observingOptions(values, target, io)
-  const interrupt = interruptSignal(io)
-  // With --json, stdout holds the document alone.
-  const printer = observingPrinter(values.json ? { ...io, stdout: io.stderr } : io, style, observing.load !== null)
-  let outcome
-  try {
-    outcome = await runAsync({ ...observing, sample: values.sample, maxRate: values['max-rate'], outputToStderr: values.json === true }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, urgent: interrupt.urgent, onEvent: printer.onEvent })
-  } finally {
-    printer.done()
-    interrupt.dispose()
-  }
-  const { result, exitCode } = outcome
-  if (values.json) {
-    io.stdout.write(JSON.stringify({ ...result.rendered.result, folder: result.folder, report: result.rendered.html }, null, 2) + '\n')
-  } else {
-    if (result.meta.load) io.stdout.write(renderLoadResult(result.meta.load, { style }) + '\n')
-    io.stdout.write(renderAsyncSummary(result.rendered, style))
-  }
-  printRunEnd(io, 'async', result, exitCode)
-  return exitCode
+  const json = values.json === true
+  return runObserving('async', io, {
+    json,
+    progress: observing.load !== null,
+    start: (commandIO) => runAsync({ ...observing, sample: values.sample, maxRate: values['max-rate'], outputToStderr: json }, commandIO),
+    document: (result) => ({ ...result.rendered.result, folder: result.folder, report: result.rendered.html }),
+    text: (result, style) => (result.meta.load ? renderLoadResult(result.meta.load, { style }) + '\n' : '') + renderAsyncSummary(result.rendered, style)
+  })
 }

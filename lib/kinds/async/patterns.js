@@ -1,3 +1,4 @@
+import { sum } from '../../stats/describe.js'
 /**
  * The three patterns dyno async names, found in one traced request:
  *
@@ -264,11 +265,4 @@ function commonAwaiter (graph, ops) {
     if (ids.has(op.trigger) && graph.isAwait(op)) places.set(graph.placeOf(op.site), op.site)
   }
   return places.size === 1 ? /** @type {number} */ ([...places.values()][0]) : -1
-}
-
-/** @param {number[]} values */
-function sum (values) {
-  let total = 0
-  for (const v of values) total += v
-  return total
 }

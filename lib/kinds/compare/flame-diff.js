@@ -3,6 +3,7 @@ import { agentCodeTest } from '../../cpu-profile/agent-code.js'
 import { buildFlameData } from '../../cpu-profile/build-flame-data.js'
 import { APP, UNIT, categorize, urlToPath } from '../../cpu-profile/categorize.js'
 import { CATEGORIES } from '../../cpu-profile/flame-data.js'
+import { sum } from '../../stats/describe.js'
 
 /**
  * The CPU differential of two versions of a program under load: how much
@@ -241,11 +242,4 @@ function appFolder (profiles) {
     }
   }
   return common && common.length > 1 ? common.join(sep) : sep
-}
-
-/** @param {ArrayLike<number>} values */
-function sum (values) {
-  let s = 0
-  for (let i = 0; i < values.length; i++) s += values[i]
-  return s
 }

@@ -1,6 +1,7 @@
 import { microRuns } from '../../micro/saved.js'
 import { compareRuns } from '../../stats/runs.js'
 import { compareGroups } from '../../stats/welch.js'
+import { mean } from '../../stats/describe.js'
 import { COMPARISON_SCHEMA_VERSION, comparisonEntry } from '../../stats/comparison.js'
 
 /**
@@ -133,6 +134,5 @@ function compareLoad (docA, docB) {
   /** @type {Missing[]} */
   const missing = []
   if (a.length === 0 || b.length === 0) return { comparisons: [], missing: [{ name: 'Req/Sec', why: /** @type {const} */ ('failed') }] }
-  const mean = (/** @type {number[]} */ xs) => xs.reduce((s, x) => s + x, 0) / xs.length
   return { comparisons: [comparisonEntry('Req/Sec', mean(a), mean(b), compareGroups(a, b))], missing }
 }

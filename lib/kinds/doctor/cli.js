@@ -3,8 +3,7 @@ import { renderDoctorSummary } from './terminal.js'
 import { createLiveView } from './live.js'
 import { renderLoadResult } from '../load/terminal.js'
 import { createStyle } from '../../report/style.js'
-import { interruptSignal } from '../../cli/io.js'
-import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, parseObservingArgs } from '../../cli/observing.js'
+import { OBSERVING_FLAGS, observingOptions, parseObservingArgs, runObserving } from '../../cli/observing.js'
 
 /** @satisfies {import('../../cli/flags.js').Command} */
 export const command = /** @type {const} */ ({
@@ -38,44 +37,27 @@ export const command = /** @type {const} */ ({
  */
 export async function run (argv, io) {
   const { values, target } = parseObservingArgs(command, argv)
-  const style = createStyle(io.stdout)
   const observing = await observingOptions(values, target, io)
   const json = values.json === true
   const live = !json && io.stderr.isTTY ? createLiveView(io.stderr, createStyle(io.stderr)) : null
   /** @type {number | null} */
   let livePid = null
-  // The live view shows the load's progress itself; without it, the usual bar does.
-  const printer = observingPrinter(io, style, observing.load !== null && !json && !live, (data) => {
-    if (data.collector !== 'doctor' || !live) return
-    livePid ??= data.pid
-    if (data.pid === livePid) live.update(data)
+  return runObserving('doctor', io, {
+    json,
+    // The live view shows the load's progress itself; without it, the usual bar does.
+    progress: observing.load !== null && !live,
+    start: (commandIO) => runDoctor({ ...observing, sampleIntervalMs: values['sample-interval'], loadFlags: values.load ?? null, outputToStderr: json }, commandIO),
+    onEvent: (event) => {
+      if (event.type === 'load-progress') live?.loadProgress(event.progress)
+      return false
+    },
+    onAgentData: (data) => {
+      if (data.collector !== 'doctor' || !live) return
+      livePid ??= data.pid
+      if (data.pid === livePid) live.update(data)
+    },
+    done: () => live?.done(),
+    document: (result) => result.rendered.document,
+    text: (result, style) => (result.meta.load ? renderLoadResult(result.meta.load, { style }) + '\n' : '') + renderDoctorSummary(result.rendered, result.meta.end, style)
   })
-  const interrupt = interruptSignal(io)
-  let outcome
-  try {
-    outcome = await runDoctor({ ...observing, sampleIntervalMs: values['sample-interval'], loadFlags: values.load ?? null, outputToStderr: json }, {
-      cwd: io.cwd,
-      env: io.env,
-      signal: interrupt.signal,
-      urgent: interrupt.urgent,
-      onEvent: (event) => {
-        if (event.type === 'load-progress') live?.loadProgress(event.progress)
-        if (json && event.type === 'load-start') return
-        printer.onEvent(event)
-      }
-    })
-  } finally {
-    live?.done()
-    printer.done()
-    interrupt.dispose()
-  }
-  const { result, exitCode } = outcome
-  if (json) {
-    io.stdout.write(JSON.stringify(result.rendered.document, null, 2) + '\n')
-  } else {
-    if (result.meta.load) io.stdout.write(renderLoadResult(result.meta.load, { style }) + '\n')
-    io.stdout.write(renderDoctorSummary(result.rendered, result.meta.end, style))
-  }
-  printRunEnd(io, 'doctor', result, exitCode)
-  return exitCode
 }

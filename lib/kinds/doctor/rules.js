@@ -1,3 +1,4 @@
+import { median, sum } from '../../stats/describe.js'
 /**
  * The rules that make a diagnosis of the seconds under load, each with the
  * thresholds the README documents. Pure functions.
@@ -79,7 +80,7 @@ export function eventLoopBlocked ({ full, summary, under }) {
   const T = THRESHOLDS
   const blocked = full.filter((s) => s.codeHeldMs / s.span >= T.blockedShare)
   if (blocked.length === 0 || blocked.length < T.blockedSeconds * full.length) return null
-  const held = sum(full, (s) => s.codeHeldMs) / sum(full, (s) => s.span)
+  const held = sum(full.map((s) => s.codeHeldMs)) / sum(full.map((s) => s.span))
   const parts = [
     `event-loop delay p99 ${ms(summary.delay.p99)} (longest ${ms(summary.delay.max)}) in ${blocked.length} of ${full.length} seconds ${under}`,
     `turns of ${T.heldTurnMs} ms or longer held the loop ${pct(held)} of the time, GC aside`,
@@ -250,23 +251,5 @@ export function healthy ({ summary, under }) {
   }
 }
 
-/** @param {number[]} values */
-function median (values) {
-  if (values.length === 0) return 0
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}
-
 /** The rules in the order their diagnoses are listed. */
 export const RULES = [eventLoopBlocked, gcPressure, memoryGrowth, ioWait]
-
-/**
- * @template T
- * @param {T[]} items @param {(item: T) => number} pick
- */
-function sum (items, pick) {
-  let total = 0
-  for (const item of items) total += pick(item)
-  return total
-}

@@ -1,3 +1,5 @@
+import { percentile } from '../../stats/describe.js'
+
 /**
  * The doctor collector's lines (see lib/agent/collectors/doctor.cjs), read
  * and cut into the window under load and its seconds. Pure functions.
@@ -195,7 +197,7 @@ function secondOf (t, samples, heldTurnMs) {
   return {
     t,
     span,
-    delayP99: percentile(delays, 99),
+    delayP99: percentile(delays.sort((a, b) => a - b), 99),
     delayMax: Math.max(0, ...delays),
     heldMs,
     codeHeldMs,
@@ -215,14 +217,4 @@ function secondOf (t, samples, heldTurnMs) {
     finished,
     inFlight: httpSpan > 0 ? inFlight / httpSpan : 0
   }
-}
-
-/**
- * The p-th percentile (nearest rank) of the values.
- * @param {number[]} values @param {number} p 0..100
- */
-export function percentile (values, p) {
-  if (values.length === 0) return 0
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
 }

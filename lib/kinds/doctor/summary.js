@@ -2,7 +2,8 @@
  * The figures of each signal over the window under load: what the JSON
  * document, the terminal's key figures and the rules read. Pure functions.
  */
-import { gcMsOf, percentile, samplesIn } from './series.js'
+import { gcMsOf, samplesIn } from './series.js'
+import { percentile } from '../../stats/describe.js'
 
 /**
  * @typedef {{ start: number, end: number, max: number }} Span
@@ -39,6 +40,7 @@ export function summarize (samples, seconds, window, load, fullGcs) {
   const span = total(inside, (s) => s.dt)
   const perSpan = (/** @type {number} */ n) => span > 0 ? n / span : 0
   const delays = inside.map((s) => s.delay?.max ?? 0)
+  const sortedDelays = [...delays].sort((a, b) => a - b)
   const finished = total(inside, (s) => s.http?.finished ?? 0)
   const busyMs = total(inside, (s) => s.elu * s.dt)
   const inFlight = perSpan(total(inside, (s) => (s.http?.inFlight ?? 0) * s.dt))
@@ -52,7 +54,7 @@ export function summarize (samples, seconds, window, load, fullGcs) {
     seconds: (window.endMs - window.startMs) / 1000,
     samples: inside.length,
     blockedSamples: inside.filter((s) => s.blocked).length,
-    delay: { p50: percentile(delays, 50), p99: percentile(delays, 99), max: Math.max(0, ...delays) },
+    delay: { p50: percentile(sortedDelays, 50), p99: percentile(sortedDelays, 99), max: Math.max(0, ...delays) },
     elu: perSpan(busyMs),
     cpu: {
       mean: perSpan(total(inside, (s) => s.cpu.user + s.cpu.system)),

@@ -4,8 +4,7 @@ import { usageError } from '../../errors.js'
 import { renderLoadResult } from '../load/terminal.js'
 import { renderFlameSummary } from './terminal.js'
 import { createStyle } from '../../report/style.js'
-import { interruptSignal } from '../../cli/io.js'
-import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, parseObservingArgs } from '../../cli/observing.js'
+import { OBSERVING_FLAGS, observingOptions, parseObservingArgs, runObserving } from '../../cli/observing.js'
 
 /** @satisfies {import('../../cli/flags.js').Command} */
 export const command = /** @type {const} */ ({
@@ -37,27 +36,18 @@ export const command = /** @type {const} */ ({
  */
 export async function run (argv, io) {
   const { values, target } = parseObservingArgs(command, argv)
-  const style = createStyle(io.stdout)
-
   if (values.view !== undefined) {
     if (target.length > 0) throw usageError('DYNO_BAD_FLAG', '--view renders a profile; it takes no command')
     const { result, exitCode } = viewProfile({ file: values.view, out: values.out }, io)
-    io.stdout.write(renderFlameSummary(result.rendered, null, style))
+    io.stdout.write(renderFlameSummary(result.rendered, null, createStyle(io.stdout)))
     return exitCode
   }
   const observing = await observingOptions(values, target, io)
-  const interrupt = interruptSignal(io)
-  const printer = observingPrinter(io, style, observing.load !== null)
-  let outcome
-  try {
-    outcome = await runFlame({ ...observing, samplingIntervalUs: values['sampling-interval'] }, { cwd: io.cwd, env: io.env, signal: interrupt.signal, urgent: interrupt.urgent, onEvent: printer.onEvent })
-  } finally {
-    printer.done()
-    interrupt.dispose()
-  }
-  const { result, exitCode } = outcome
-  if (result.meta.load) io.stdout.write(renderLoadResult(result.meta.load, { style }) + '\n')
-  if (result.rendered) io.stdout.write(renderFlameSummary(result.rendered, result.meta.end, style))
-  printRunEnd(io, 'flame', result, exitCode)
-  return exitCode
+  return runObserving('flame', io, {
+    json: false,
+    progress: observing.load !== null,
+    start: (commandIO) => runFlame({ ...observing, samplingIntervalUs: values['sampling-interval'] }, commandIO),
+    document: () => null,
+    text: (result, style) => (result.meta.load ? renderLoadResult(result.meta.load, { style }) + '\n' : '') + (result.rendered ? renderFlameSummary(result.rendered, result.meta.end, style) : '')
+  })
 }

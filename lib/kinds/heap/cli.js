@@ -5,9 +5,8 @@ import { renderHeapRunSummary } from './terminal.js'
 import { renderRoundLoads } from '../load/terminal.js'
 import { createStyle } from '../../report/style.js'
 import { parseFlags } from '../../cli/flags.js'
-import { interruptSignal } from '../../cli/io.js'
 import { heapJson } from './json.js'
-import { OBSERVING_FLAGS, observingOptions, observingPrinter, printRunEnd, parseObservingArgs } from '../../cli/observing.js'
+import { OBSERVING_FLAGS, observingOptions, parseObservingArgs, runObserving } from '../../cli/observing.js'
 
 const JSON_FLAG = /** @type {import('../../cli/flags.js').Flag} */ ({ name: 'json', short: 'j', type: 'boolean', description: 'print the result as JSON (schemaVersion, comparison, leaks) instead of tables' })
 
@@ -71,34 +70,20 @@ export async function run (argv, io) {
   // Flags that would do nothing are said, not ignored.
   if (given.has('sampling-interval') && values.sampling !== true) throw usageError('DYNO_BAD_FLAG', '--sampling-interval sets the sampling heap profiler\'s interval; add --sampling, or leave it out')
   if (given.has('rounds') && values.sampling === true) throw usageError('DYNO_BAD_FLAG', '--rounds counts the rounds between snapshots; with --sampling the load runs once, so leave it out')
-  const style = createStyle(io.stdout)
   const observing = await observingOptions(values, target, io)
-  const interrupt = interruptSignal(io)
-  // With --json, stdout holds the JSON alone.
-  const talk = values.json ? { ...io, stdout: io.stderr } : io
-  const printer = observingPrinter(talk, style, observing.load !== null)
-  let outcome
-  try {
-    outcome = await runHeap({ ...observing, outputToStderr: Boolean(values.json), sampling: values.sampling === true, rounds: values.rounds, samplingIntervalBytes: values['sampling-interval'] }, {
-      cwd: io.cwd,
-      env: io.env,
-      signal: interrupt.signal,
-      urgent: interrupt.urgent,
-      onEvent: (event) => event.type === 'status' ? status(io, event.message) : printer.onEvent(event)
-    })
-  } finally {
-    printer.done()
-    interrupt.dispose()
-  }
-  const { result, exitCode } = outcome
-  if (values.json) {
-    io.stdout.write(JSON.stringify(heapJson(result.folder, result.rendered, result.meta), null, 2) + '\n')
-  } else {
-    io.stdout.write(renderRoundLoads(result.loads, style))
-    if (result.rendered) io.stdout.write(renderHeapRunSummary(result.rendered, result.meta.end, style))
-  }
-  printRunEnd(io, 'heap', result, exitCode)
-  return exitCode
+  const json = Boolean(values.json)
+  return runObserving('heap', io, {
+    json,
+    progress: observing.load !== null,
+    start: (commandIO) => runHeap({ ...observing, outputToStderr: json, sampling: values.sampling === true, rounds: values.rounds, samplingIntervalBytes: values['sampling-interval'] }, commandIO),
+    onEvent: (event) => {
+      if (event.type !== 'status') return false
+      status(io, event.message)
+      return true
+    },
+    document: (result) => heapJson(result.folder, result.rendered, result.meta),
+    text: (result, style) => renderRoundLoads(result.loads, style) + (result.rendered ? renderHeapRunSummary(result.rendered, result.meta.end, style) : '')
+  })
 }
 
 /**
