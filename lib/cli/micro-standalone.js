@@ -1,7 +1,8 @@
 import { resolve } from 'node:path'
 import { runMicro } from '../kinds/micro/command.js'
 import { DynoError, usageError } from '../errors.js'
-import { microPrinter } from '../kinds/micro/cli.js'
+import { command, microPrinter } from '../kinds/micro/cli.js'
+import { parseFlags } from './flags.js'
 import { microSettings } from '../micro/settings.js'
 
 const STOP_SIGNALS = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])
@@ -39,13 +40,23 @@ export async function runFromBenchmarkFile (options) {
   return /** @type {number} */ (process.exitCode)
 }
 
+/**
+ * What a benchmark file run by node takes on its command line: two of
+ * dyno micro's flags; the other settings go to `run({ ... })`.
+ */
+const STANDALONE = {
+  name: 'micro',
+  usage: 'node <benchmark file> [--quick] [--json]',
+  summary: 'A benchmark file that ends with await run() runs itself as dyno micro would.',
+  flags: command.flags.filter((flag) => flag.name === 'quick' || flag.name === 'json'),
+  examples: ['node bench/sum.bench.js --quick']
+}
+
 /** @param {string[]} args */
 function commandLine (args) {
-  const flags = { quick: false, json: false }
-  for (const arg of args) {
-    if (arg === '--quick' || arg === '-q') flags.quick = true
-    else if (arg === '--json' || arg === '-j') flags.json = true
-    else throw usageError('DYNO_BAD_FLAG', `a benchmark file run by node takes --quick and --json, not "${arg}"; for other settings pass them to run({ rounds, warmup, time, timeout }) or use dyno micro`)
-  }
-  return flags
+  const known = STANDALONE.flags.flatMap((flag) => [`--${flag.name}`, `-${flag.short}`])
+  const other = args.find((arg) => !known.includes(arg))
+  if (other !== undefined) throw usageError('DYNO_BAD_FLAG', `a benchmark file run by node takes --quick and --json, not "${other}"; for other settings pass them to run({ rounds, warmup, time, timeout }) or use dyno micro`)
+  const { values } = parseFlags(STANDALONE, args)
+  return { quick: values.quick === true, json: values.json === true }
 }
