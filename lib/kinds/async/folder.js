@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { analyzeAsync, siteLocation } from './analyze.js'
-import { opKind, parseAsyncData } from './data.js'
+import { analyzeAsync } from './analyze.js'
+import { parseAsyncData } from './data.js'
 import { isAsyncFunctionStart } from './unneeded.js'
 import { usageError } from '../../errors.js'
 import { renderAsyncHtml } from './html.js'
@@ -9,9 +9,7 @@ import { readMeta } from '../../run-folder.js'
 import { runFacts } from '../../report/run-facts.js'
 import { readSource } from '../../commands/read-source.js'
 import { renderAsyncSummary } from './terminal.js'
-
-/** The version of async.json and of `dyno async --json`. */
-export const ASYNC_SCHEMA_VERSION = 1
+import { asyncResult } from './json.js'
 
 export const FILES = {
   data: 'async.jsonl',
@@ -51,51 +49,6 @@ export function renderFolder (folder) {
 }
 
 /**
- * The result for machines (`async.json`, `dyno async --json`): the findings
- * with their locations and times, the requests, and the critical paths.
- * @param {import('./analyze.js').AsyncAnalysis} analysis
- */
-export function asyncResult (analysis) {
-  const sites = new Map(analysis.sites.map((s) => [s.id, s]))
-  const place = (/** @type {number} */ site) => {
-    const { file, line, column, fn } = siteLocation(sites.get(site))
-    return { file, line, column, function: fn }
-  }
-  const path = (/** @type {import('./analyze.js').RequestView | null} */ view) => view && {
-    method: view.method,
-    path: view.path,
-    status: view.status,
-    how: view.how,
-    durationMs: ms(view.durationMs),
-    criticalPath: view.steps.map((s) => ({ kind: opKind(s.type), type: s.type, startMs: ms(s.start), endMs: ms(s.end), madeAt: place(s.site), awaitedAt: s.awaitedAt >= 0 ? place(s.awaitedAt) : null, waitedOn: s.waitedOn }))
-  }
-  return {
-    schemaVersion: ASYNC_SCHEMA_VERSION,
-    requests: {
-      received: analysis.counts.requests,
-      traced: analysis.traced.total,
-      finished: analysis.traced.finished,
-      open: analysis.traced.open,
-      aborted: analysis.traced.aborted,
-      sample: analysis.counts.sample,
-      perSecond: analysis.counts.perSecond,
-      tooFew: analysis.tooFew
-    },
-    latency: analysis.latency && { medianMs: ms(analysis.latency.medianMs), maxMs: ms(analysis.latency.maxMs) },
-    findings: analysis.findings.map((f) => ({
-      kind: f.kind,
-      location: { file: f.location.file, line: f.location.line, column: f.location.column, function: f.location.fn },
-      perRequestMs: ms(f.perRequestMs),
-      savingMs: ms(f.savingMs),
-      requests: f.requests,
-      detail: roundAll(f.detail)
-    })),
-    typical: path(analysis.typical),
-    slowest: path(analysis.slowest)
-  }
-}
-
-/**
  * Whether a place of the app's source is the start of an async function,
  * the files read once each.
  * @returns {import('./unneeded.js').AsyncStartTest}
@@ -127,23 +80,6 @@ function readSources (analysis) {
     }
   }
   return sources
-}
-
-/** @param {number} value */
-function ms (value) {
-  return Math.round(value * 100) / 100
-}
-
-/**
- * Every number in a finding's detail rounded to ms / 100.
- * @param {any} value
- * @returns {any}
- */
-function roundAll (value) {
-  if (typeof value === 'number') return ms(value)
-  if (Array.isArray(value)) return value.map(roundAll)
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k === 'fn' ? 'function' : k, roundAll(v)]))
-  return value
 }
 
 /**

@@ -5,6 +5,7 @@ import { usageError } from '../../errors.js'
 import { splitWords } from '../../observe/command.js'
 import { renderLoadComparison, roundLine } from './load-terminal.js'
 import { renderComparison } from './terminal.js'
+import { compareLoadJson } from './json.js'
 import { createStyle } from '../../report/style.js'
 import { parseFlags } from '../../cli/flags.js'
 import { interruptSignal } from '../../cli/io.js'
@@ -120,7 +121,7 @@ async function compareLoad (values, positionals, target, io) {
     interrupt.dispose()
   }
   const { result, exitCode } = outcome
-  if (values.json) io.stdout.write(JSON.stringify({ ...result, failure: result.failure?.message ?? null }, null, 2) + '\n')
+  if (values.json) io.stdout.write(JSON.stringify(compareLoadJson(result), null, 2) + '\n')
   else io.stdout.write(renderLoadComparison(result, { style }))
   if (result.failure) io.stderr.write(`dyno compare: ${result.failure.message}\n`)
   return exitCode

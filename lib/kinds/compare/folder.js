@@ -6,6 +6,7 @@ import { renderLoadComparison } from './load-terminal.js'
 
 export const FILES = {
   result: 'compare.json',
+  rounds: 'rounds.json',
   flameDiffHtml: 'flame-diff.html',
   flameDiffJson: 'flame-diff.json'
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { isAbsolute, join, relative } from 'node:path'
 import { checkout } from '../../checkout.js'
 import { COMPARISON_SCHEMA_VERSION } from '../../stats/comparison.js'
@@ -8,7 +8,8 @@ import { DynoError, targetError, usageError } from '../../errors.js'
 import { resolveProgram } from '../../observe/command.js'
 import { holdsPort } from '../../observe/load-url.js'
 import { displayUrl } from '../../load/options.js'
-import { createRunFolder, fileRunMeta, writeMeta } from '../../run-folder.js'
+import { createRunFolder, fileRunMeta, writeJson, writeMeta } from '../../run-folder.js'
+import { compareLoadJson } from './json.js'
 import { writeFlameDiff } from './flame-diff-command.js'
 import { FILES } from './folder.js'
 import { busySamples, mergedProfile } from '../../cpu-profile/profile-files.js'
@@ -237,7 +238,7 @@ function finish (options, versions, folder, sides, io) {
     const a = after.get(i + 1)
     return b && a ? [{ order, before: roundFigures(b), after: roundFigures(a) }] : []
   })
-  writeFileSync(join(folder, 'rounds.json'), JSON.stringify(all, null, 2) + '\n')
+  writeJson(folder, FILES.rounds, all)
   const { comparisons, totals } = compareLoadRounds(rounds)
   const interrupted = io.signal?.aborted ? String(io.signal.reason ?? 'SIGINT') : null
   const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label, options.fresh ? 1 : 2)).find(Boolean)).find(Boolean) ??
@@ -257,7 +258,7 @@ function finish (options, versions, folder, sides, io) {
     interrupted,
     failure
   }
-  writeFileSync(join(folder, FILES.result), JSON.stringify({ ...result, failure: failure?.message ?? null }, null, 2) + '\n')
+  writeJson(folder, FILES.result, compareLoadJson(result))
   const exitCode = failure ? failure.exitCode : interrupted ? signalExitCode(interrupted) : 0
   return { result, exitCode }
 }
