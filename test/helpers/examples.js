@@ -5,8 +5,11 @@
  * `npm ci` at the root. npm prefers its cache, and has a deadline.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url))
@@ -52,9 +55,47 @@ export function dependenciesInstalled (dir) {
   }
 }
 
-/** @param {string} dir @returns {Promise<string>} */
+/**
+ * Test files run side by side, each in its own process: one installs at a
+ * time, and the others wait for it, then find the example installed.
+ * @param {string} dir @returns {Promise<string>}
+ */
 async function installDependencies (dir) {
   if (dependenciesInstalled(dir)) return dir
+  const lock = join(tmpdir(), `dyno-npm-ci-${createHash('sha256').update(dir).digest('hex').slice(0, 16)}.lock`)
+  const giveUp = Date.now() + INSTALL_DEADLINE_MS
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch (err) {
+      if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw err
+      // A lock older than any install may take was left by a process that died.
+      if (lockAge(lock) > INSTALL_DEADLINE_MS + 10_000) rmSync(lock, { recursive: true, force: true })
+      else if (Date.now() > giveUp) throw new Error(`another process has been installing ${dir} for longer than ${INSTALL_DEADLINE_MS / 1000} s (${lock})`)
+      else await sleep(250)
+    }
+  }
+  try {
+    if (!dependenciesInstalled(dir)) await npmCi(dir)
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+  if (!dependenciesInstalled(dir)) throw new Error(`npm ci --prefix ${dir} left node_modules unlike its lockfile`)
+  return dir
+}
+
+/** @param {string} lock ms since it was made; 0 when it is gone */
+function lockAge (lock) {
+  try {
+    return Date.now() - statSync(lock).mtimeMs
+  } catch {
+    return 0
+  }
+}
+
+/** @param {string} dir */
+async function npmCi (dir) {
   const args = ['ci', '--prefix', dir, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']
   await new Promise((resolve, reject) => {
     const child = spawn('npm', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } })
@@ -75,6 +116,4 @@ async function installDependencies (dir) {
       else reject(new Error(`npm ${args.join(' ')} failed (${signal ?? `exit code ${code}`})\n${output}`))
     })
   })
-  if (!dependenciesInstalled(dir)) throw new Error(`npm ci --prefix ${dir} left node_modules unlike its lockfile`)
-  return dir
 }
