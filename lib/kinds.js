@@ -26,13 +26,13 @@
 
 /** @type {Kind[]} */
 export const KINDS = [
-  { name: 'load', summary: 'HTTP load: closed model (connections, pipelining) or open model (constant rate)', cli: () => import('./kinds/load/cli.js'), folder: null },
-  { name: 'flame', summary: 'CPU flamegraph of an app, under load: dyno flame --load \'<load flags>\' -- node app.js', cli: () => import('./kinds/flame/cli.js'), folder: () => import('./kinds/flame/folder.js') },
-  { name: 'doctor', summary: 'what kind of problem an app has under load, with the evidence and the next command: dyno doctor --load \'<load flags>\' -- node app.js', cli: () => import('./kinds/doctor/cli.js'), folder: () => import('./kinds/doctor/folder.js') },
-  { name: 'heap', summary: 'what grows in the heap under load, and what holds it: dyno heap --load \'<load flags>\' -- node app.js', cli: () => import('./kinds/heap/cli.js'), folder: () => import('./kinds/heap/folder.js') },
-  { name: 'async', summary: 'where requests wait: serial awaits, awaits in loops, unbounded fan-outs: dyno async --load \'<load flags>\' -- node app.js', cli: () => import('./kinds/async/cli.js'), folder: () => import('./kinds/async/folder.js') },
-  { name: 'micro', summary: 'micro-benchmarks, each case in fresh processes, with significance and V8 optimization status', cli: () => import('./kinds/micro/cli.js'), folder: null },
-  { name: 'compare', summary: 'is b faster, slower, or indistinguishable from a? Two versions of a server under load (--load), or saved --json results', cli: () => import('./kinds/compare/cli.js'), folder: () => import('./kinds/compare/folder.js') }
+  { name: 'load', summary: 'HTTP load on a server, with latency, throughput and errors: closed model (connections, pipelining) or open model (constant rate)', cli: () => import('./kinds/load/cli.js'), folder: null },
+  { name: 'flame', summary: 'CPU flamegraph of an app, under load (--load, --on-port) or until it exits; --view renders a saved .cpuprofile', cli: () => import('./kinds/flame/cli.js'), folder: () => import('./kinds/flame/folder.js') },
+  { name: 'doctor', summary: 'what kind of performance problem an app has under load (blocked loop, GC, memory growth, I/O wait), with the evidence and the next command', cli: () => import('./kinds/doctor/cli.js'), folder: () => import('./kinds/doctor/folder.js') },
+  { name: 'heap', summary: 'what grows in the heap of an app under load, and what holds it; with --sampling, what allocates; heap diff compares saved snapshots', cli: () => import('./kinds/heap/cli.js'), folder: () => import('./kinds/heap/folder.js') },
+  { name: 'async', summary: 'where an app\'s requests wait under load: serial awaits, awaits in loops, unbounded fan-outs', cli: () => import('./kinds/async/cli.js'), folder: () => import('./kinds/async/folder.js') },
+  { name: 'micro', summary: 'micro-benchmarks: each case in fresh processes, compared with a significance test, with V8 optimization status', cli: () => import('./kinds/micro/cli.js'), folder: null },
+  { name: 'compare', summary: 'is b faster, slower, or indistinguishable from a? Two versions of a server under load (--load), or two saved results of dyno micro or dyno load (--json)', cli: () => import('./kinds/compare/cli.js'), folder: () => import('./kinds/compare/folder.js') }
 ]
 
 /** @param {string} name */

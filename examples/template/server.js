@@ -1,6 +1,7 @@
 // An express app that renders a pug template. Outside production, express
 // does not cache views, so pug compiles the template again on every request:
 // compare `dyno flame` of this app with and without NODE_ENV=production.
+// Its dependencies are its own: npm ci --prefix examples/template
 import express from 'express'
 import { fileURLToPath } from 'node:url'
 

@@ -13,3 +13,22 @@ test('dyno help <command> prints that command\'s help', async () => {
   assert.equal(unknown.code, 2)
   assert.match(unknown.stderr, /^dyno: unknown command "nope"; the commands are /)
 })
+
+test('dyno --help lists every command with a line that says what it does', async () => {
+  const { code, stdout } = await runDyno(['--help'])
+  assert.equal(code, 0)
+  /** @type {Record<string, string>} */
+  const lines = {}
+  for (const match of stdout.matchAll(/^ {2}(\w+) +(.+)$/gm)) lines[match[1]] = match[2]
+  assert.deepEqual(Object.keys(lines), ['load', 'flame', 'doctor', 'heap', 'async', 'micro', 'compare', 'report'])
+  // compare loads two versions of a server, besides comparing two saved results.
+  assert.match(lines.compare, /--load/)
+  assert.match(lines.compare, /two saved results of dyno micro or dyno load/)
+  assert.match(lines.load, /closed model .* open model/)
+  // flame and heap do more than profile under load.
+  assert.match(lines.flame, /--view/)
+  assert.match(lines.heap, /--sampling/)
+  assert.match(lines.heap, /heap diff/)
+  assert.match(lines.doctor, /under load/)
+  assert.match(lines.report, /run folder/)
+})

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { Profile } from 'pprof-format'
 import { runDyno, signalWhenPrinted } from '../helpers/cli.js'
+import { exampleWithDependencies } from '../helpers/examples.js'
 
 const NODE = process.execPath
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -95,6 +96,8 @@ test('the CPU-burning function holds most of the self time, on this Node line, i
 })
 
 test('template compilation dominates in development but not in production', async () => {
+  // express and pug are the example's own dependencies, not dyno's.
+  await exampleWithDependencies('template')
   // Every template compilation goes through pug's compileBody; loading pug's modules at start does not.
   const compiling = (/** @type {string} */ name, /** @type {string} */ file) => name === 'compileBody' && file.endsWith('node_modules/pug/lib/index.js')
   const dev = await flame(['--load', '-c 4 -d 3 http://127.0.0.1:$PORT/hello', '--', NODE, example('template/server.js')], { NODE_ENV: 'development' })

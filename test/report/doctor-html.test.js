@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { analyzeDoctor } from '../../lib/kinds/doctor/analyze.js'
 import { renderDoctorHtml } from '../../lib/kinds/doctor/html.js'
+import { keyFigures } from '../../lib/kinds/doctor/terminal.js'
 import { reportFile, reportViewerForTests } from '../helpers/browser.js'
 import { makeSeries, recordedSeries } from '../helpers/doctor-samples.js'
 import { HOSTILE } from '../helpers/flame-fixtures.js'
@@ -72,13 +73,40 @@ test('a recorded run: the diagnosis on top, every signal charted on one axis, th
     assert.equal(await page.locator('.chart canvas').count(), titles.length)
     assert.match(await textOf(page, '#figures-title'), /^Figures under dyno's load$/)
     const figures = await page.$$eval('#figures div', (rows) => rows.map((row) => row.textContent))
-    assert.ok(figures.some((f) => /^loop busy(9\d|100)%$/.test(String(f))), figures.join(' | '))
-    assert.ok(figures.includes('load20 req/s, 0 errors, latency p99 up to 2,105 ms'), figures.join(' | '))
+    assert.ok(figures.some((f) => /^Loop utilization(9\d|100)%$/.test(String(f))), figures.join(' | '))
+    assert.ok(figures.some((f) => /^Load[\d,]+ req\/s, latency p50 [\d,.]+ ms, p99 [\d,.]+ ms, 0 errors$/.test(String(f))), figures.join(' | '))
     // The load window is shaded: on the GC chart, after the load the plot is not the colour it is within it.
     const gcChart = titles.indexOf('Garbage collection')
     const pixel = (/** @type {number} */ at) => page.evaluate(([i, s]) => /** @type {any} */ (window).dynoDoctor.charts.pixel(i, s), [gcChart, at])
     const end = (loadWindow.endMs - samples[0].t + samples[0].dt) / 1000
     assert.notDeepEqual(await pixel(end - 1), await pixel(end + 0.1))
+  })
+})
+
+test('the figures shown at first are those of the load\'s window the diagnosis judged, not of the whole run with the app\'s start-up', async () => {
+  // The app's start-up held its loop for 335 ms, before the load began.
+  const { samples, loadWindow, load } = recordedSeries('hello')
+  const startup = Math.max(...samples.filter((s) => s.t <= loadWindow.startMs).map((s) => s.delay?.max ?? 0))
+  assert.ok(startup > 300)
+  const analysis = analyzeDoctor({ samples, loadWindow, driver: 'load', load, run: { argv: ['node', 'app.js'], load: '-d 5 http://127.0.0.1:$PORT/', onPort: null } })
+  const summary = /** @type {import('../../lib/kinds/doctor/summary.js').DoctorSummary} */ (analysis.summary)
+  assert.ok(summary.delay.max < startup)
+  const axisStart = samples[0].t - samples[0].dt
+  const from = ((loadWindow.startMs - axisStart) / 1000).toFixed(1)
+  const to = ((loadWindow.endMs - axisStart) / 1000).toFixed(1)
+  await viewer.check(reportFile(doctorRun(samples, { loadWindow, load })), async (page) => {
+    assert.equal(await textOf(page, '#diagnoses .kind'), 'healthy')
+    assert.equal(await textOf(page, '#figures-title'), 'Figures under dyno\'s load')
+    const figures = await page.$$eval('#figures div', (rows) => rows.map((row) => row.textContent))
+    assert.equal(figures[0], `time${from} s to ${to} s, while dyno's load ran`)
+    // The figures the terminal shows after the run and the diagnoses read: the load's window only.
+    assert.deepEqual(figures.slice(1), keyFigures(summary).slice(1).map(([term, value]) => term + value))
+    assert.ok(!figures.some((f) => String(f).includes(`${Math.round(startup)} ms`)), figures.join(' | '))
+    // Zoomed on a range and back: the load's window again.
+    await page.evaluate(() => /** @type {any} */ (window).dynoDoctor.zoom(1, 2))
+    assert.equal(await textOf(page, '#figures-title'), 'Figures from 1.0 s to 2.0 s')
+    await page.click('#reset-zoom')
+    assert.equal(await page.$eval('#figures div', (row) => row.textContent), `time${from} s to ${to} s, while dyno's load ran`)
   })
 })
 

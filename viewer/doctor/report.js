@@ -27,8 +27,13 @@ function startReport () {
     charts.setTheme(applyTheme(state.theme, $('theme')))
   })
   store.view(['range', 'zoomed'], (state) => {
-    const heading = state.zoomed || !window0 ? 'Figures from ' + state.range.from.toFixed(1) + ' s to ' + state.range.to.toFixed(1) + ' s' : 'Figures ' + sourceText[window0.source]
-    renderFigures($('figures-title'), $('figures'), heading, rangeFigures(data.charts, state.range.from, state.range.to))
+    // Not zoomed: the window the diagnoses judged, with their figures, whatever range the charts show.
+    if (!state.zoomed && window0 && data.figures) {
+      renderFigures($('figures-title'), $('figures'), 'Figures ' + sourceText[window0.source], data.figures)
+    } else {
+      const heading = 'Figures from ' + state.range.from.toFixed(1) + ' s to ' + state.range.to.toFixed(1) + ' s'
+      renderFigures($('figures-title'), $('figures'), heading, rangeFigures(data.charts, state.range.from, state.range.to))
+    }
   })
   $('theme').addEventListener('click', () => store.actions.toggleTheme())
   $('reset-zoom').addEventListener('click', () => charts.reset())

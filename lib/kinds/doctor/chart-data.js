@@ -3,7 +3,7 @@
  * many as a chart shows well), on one time axis in seconds from the first
  * sample, with the load's per-second figures on the same axis. Pure.
  */
-import { gcMsOf } from './series.js'
+import { gcMsSpread } from './series.js'
 
 /** Fewer points than this per series, however long the run. */
 const MAX_POINTS = 2000
@@ -33,13 +33,15 @@ export function chartData (samples, timeline) {
   const activeTypes = topActiveTypes(samples, 6)
   /** @type {any[]} */
   const buckets = []
-  for (const s of samples) {
+  // Each sample's GC time within its span, so that no bucket's share is over 100%.
+  const gcMs = gcMsSpread(samples)
+  for (const [index, s] of samples.entries()) {
     const i = Math.max(0, Math.floor((s.t - startMs - 1e-9) / bucketMs))
     const b = (buckets[i] ??= { span: 0, busy: 0, cpu: 0, gc: 0, delayMax: null, delayP99: null, delayP50: null, heapUsed: null, heapTotal: null, rss: null, external: null, started: 0, finished: 0, inFlight: null, active: {} })
     b.span += s.dt
     b.busy += s.elu * s.dt
     b.cpu += s.cpu.user + s.cpu.system
-    b.gc += gcMsOf(s)
+    b.gc += gcMs[index]
     if (s.delay) {
       b.delayMax = Math.max(b.delayMax ?? 0, s.delay.max)
       b.delayP99 = Math.max(b.delayP99 ?? 0, s.delay.p99 ?? s.delay.max)

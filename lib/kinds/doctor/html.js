@@ -12,6 +12,8 @@ import { createRequire } from 'node:module'
 import { chartData } from './chart-data.js'
 import { runFacts } from '../../report/run-facts.js'
 import { embedJson } from '../flame/html.js'
+import { WINDOW_SOURCES, keyFigures } from './terminal.js'
+import { decimal } from '../../format.js'
 
 const VIEWER = new URL('../../../viewer/', import.meta.url)
 const require = createRequire(import.meta.url)
@@ -47,6 +49,7 @@ function loadViewer () {
  */
 export function doctorReportData ({ meta, analysis, samples, timeline }) {
   const charts = chartData(samples, timeline)
+  const window = analysis.window ? { start: (analysis.window.startMs - charts.startMs) / 1000, end: (analysis.window.endMs - charts.startMs) / 1000, source: analysis.window.source } : null
   return {
     title: meta.title,
     facts: {
@@ -55,11 +58,25 @@ export function doctorReportData ({ meta, analysis, samples, timeline }) {
       ...runFacts(meta)
     },
     sampleIntervalMs: Number(meta.options.sampleIntervalMs) || null,
-    window: analysis.window ? { start: (analysis.window.startMs - charts.startMs) / 1000, end: (analysis.window.endMs - charts.startMs) / 1000, source: analysis.window.source } : null,
+    window,
+    figures: window && analysis.summary ? windowFigures(window, analysis.summary) : null,
     diagnoses: analysis.diagnoses.map((d) => ({ kind: d.kind, title: d.title, evidence: d.evidence, unless: d.unless, next: d.next })),
     note: analysis.note,
     charts
   }
+}
+
+/**
+ * The figures of the window the diagnoses judged, as the terminal shows them
+ * after the run: what the report shows until a range is zoomed on.
+ * @param {{ start: number, end: number, source: import('./series.js').LoadWindow['source'] }} window seconds on the charts' axis
+ * @param {import('./summary.js').DoctorSummary} summary
+ * @returns {[string, string][]}
+ */
+function windowFigures (window, summary) {
+  const time = `${decimal(window.start, 1)} s to ${decimal(window.end, 1)} s, ${WINDOW_SOURCES[window.source]}`
+  const rows = /** @type {[string, string][]} */ (keyFigures(summary).slice(1))
+  return [['time', time], ...rows]
 }
 
 /**

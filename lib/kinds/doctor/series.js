@@ -82,6 +82,46 @@ export function gcMsOf (sample) {
 }
 
 /**
+ * The GC time of each sample, at most its span, the pause time of the whole
+ * series kept. A sample counts the pauses whose entries came in its interval:
+ * a pause that began in the intervals before (the loop it stopped wrote no
+ * line, or the agent's worker wrote a blocked one meanwhile) and several
+ * pauses that sum to more than a short interval count there in full. What
+ * is over a sample's span goes back to the samples before it, up to theirs,
+ * as the pause did run before it was reported; what still remains (pauses of
+ * several threads at once, say) goes forward, and what no span holds is left out.
+ * @param {DoctorSample[]} samples in time order
+ * @returns {number[]} ms, one per sample
+ */
+export function gcMsSpread (samples) {
+  const ms = samples.map(gcMsOf)
+  let over = 0
+  for (let i = samples.length - 1; i >= 0; i--) {
+    const room = Math.max(0, samples[i].dt)
+    const want = ms[i] + over
+    ms[i] = Math.min(want, room)
+    over = want - ms[i]
+  }
+  for (let i = 0; i < samples.length && over > 0; i++) {
+    const take = Math.min(over, Math.max(0, samples[i].dt) - ms[i])
+    ms[i] += take
+    over -= take
+  }
+  return ms
+}
+
+/**
+ * Each sample's GC time, spread (see gcMsSpread).
+ * @param {DoctorSample[]} samples in time order
+ * @returns {(sample: DoctorSample) => number}
+ */
+export function gcMsBySample (samples) {
+  const spread = gcMsSpread(samples)
+  const bySample = new Map(samples.map((s, i) => [s, spread[i]]))
+  return (sample) => bySample.get(sample) ?? gcMsOf(sample)
+}
+
+/**
  * The window under load: the one dyno knows when it ran the load or the
  * --on-port command; otherwise from the first to the last second in which
  * the app finished requests; otherwise (no requests: not a server) the whole run.
@@ -123,6 +163,7 @@ export function samplesIn (samples, window) {
 export function secondsOf (samples, window, heldTurnMs) {
   /** @type {DoctorSample[][]} */
   const buckets = []
+  const gcOf = gcMsBySample(samples)
   for (const sample of samplesIn(samples, window)) {
     const index = Math.floor((sample.t - window.startMs - 1e-9) / 1000)
     ;(buckets[index] ??= []).push(sample)
@@ -130,7 +171,7 @@ export function secondsOf (samples, window, heldTurnMs) {
   /** @type {Second[]} */
   const seconds = []
   for (let i = 0; i < buckets.length; i++) {
-    if (buckets[i]) seconds.push(secondOf(window.startMs + i * 1000, buckets[i], heldTurnMs))
+    if (buckets[i]) seconds.push(secondOf(window.startMs + i * 1000, buckets[i], heldTurnMs, gcOf))
   }
   return seconds
 }
@@ -139,9 +180,10 @@ export function secondsOf (samples, window, heldTurnMs) {
  * @param {number} t
  * @param {DoctorSample[]} samples
  * @param {number} heldTurnMs
+ * @param {(sample: DoctorSample) => number} gcOf its GC time, spread
  * @returns {Second}
  */
-function secondOf (t, samples, heldTurnMs) {
+function secondOf (t, samples, heldTurnMs, gcOf) {
   let span = 0
   let busy = 0
   let cpu = 0
@@ -162,7 +204,7 @@ function secondOf (t, samples, heldTurnMs) {
     span += s.dt
     busy += s.elu * s.dt
     cpu += s.cpu.user + s.cpu.system
-    const gc = gcMsOf(s)
+    const gc = gcOf(s)
     gcMs += gc
     gcMaxMs = Math.max(gcMaxMs, typeof s.gc?.max === 'number' ? s.gc.max : 0)
     for (const [kind, value] of Object.entries(s.gc ?? {})) if (Array.isArray(value)) gcPauses[kind] = (gcPauses[kind] ?? 0) + value[0]

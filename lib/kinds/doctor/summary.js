@@ -2,7 +2,7 @@
  * The figures of each signal over the window under load: what the JSON
  * document, the terminal's key figures and the rules read. Pure functions.
  */
-import { gcMsOf, samplesIn } from './series.js'
+import { gcMsBySample, samplesIn } from './series.js'
 import { percentile } from '../../stats/describe.js'
 
 /**
@@ -37,6 +37,7 @@ import { percentile } from '../../stats/describe.js'
  */
 export function summarize (samples, seconds, window, load, fullGcs) {
   const inside = samplesIn(samples, window)
+  const gcMsOf = gcMsBySample(samples)
   const span = total(inside, (s) => s.dt)
   const perSpan = (/** @type {number} */ n) => span > 0 ? n / span : 0
   const delays = inside.map((s) => s.delay?.max ?? 0)

@@ -9,7 +9,8 @@ import { table } from '../../report/table.js'
  * ended, and where the report is.
  */
 
-const WINDOW_SOURCES = {
+/** How the window under load was found, as the reports say it. */
+export const WINDOW_SOURCES = {
   load: 'while dyno\'s load ran',
   'on-port': 'while the --on-port command ran',
   requests: 'from the first request the app answered to the last',
