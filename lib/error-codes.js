@@ -52,5 +52,10 @@ export const ERROR_CODES = {
   DYNO_NOT_ONE_PROCESS: { exitCode: 2, meaning: 'dyno heap diff was given snapshots of different processes, whose object ids match by chance' },
   DYNO_NOTHING_COMPARED: { exitCode: 1, meaning: 'dyno compare --load ran rounds, and in none did both versions answer: no ratio, no verdict' },
   DYNO_NO_SNAPSHOT: { exitCode: 1, meaning: 'the app ended before dyno had two heap snapshots (or, with --sampling, its allocation profile)' },
+  DYNO_BAD_SEGMENT: { exitCode: 2, meaning: '--segment is not i/n with 0 <= i < n' },
+  DYNO_EMPTY_SEGMENT: { exitCode: 2, meaning: 'a --segment would make no connection or no request: more generators than connections (or -a requests)' },
+  DYNO_BAD_START: { exitCode: 2, meaning: '--start-at is not a time, or is more than an hour away' },
+  DYNO_BAD_RESULT: { exitCode: 2, meaning: 'a file given to dyno merge is not the --json result of dyno load, or was cut short' },
+  DYNO_NOT_ONE_LOAD: { exitCode: 2, meaning: 'dyno merge was given results that cannot be parts of one load: other URLs, other settings, segments of another split, or the same segment twice' },
   DYNO_INTERNAL: { exitCode: 3, meaning: 'a bug in dyno: please report it with the command line and what it printed' }
 }

@@ -32,7 +32,8 @@ export const KINDS = [
   { name: 'heap', summary: 'what grows in the heap of an app under load, and what holds it; with --sampling, what allocates; heap diff compares saved snapshots', cli: () => import('./kinds/heap/cli.js'), folder: () => import('./kinds/heap/folder.js') },
   { name: 'async', summary: 'where an app\'s requests wait under load: serial awaits, awaits in loops, unbounded fan-outs', cli: () => import('./kinds/async/cli.js'), folder: () => import('./kinds/async/folder.js') },
   { name: 'micro', summary: 'micro-benchmarks: each case in fresh processes, compared with a significance test, with V8 optimization status', cli: () => import('./kinds/micro/cli.js'), folder: null },
-  { name: 'compare', summary: 'is b faster, slower, or indistinguishable from a? Two versions of a server under load (--load), or two saved results of dyno micro or dyno load (--json)', cli: () => import('./kinds/compare/cli.js'), folder: () => import('./kinds/compare/folder.js') }
+  { name: 'compare', summary: 'is b faster, slower, or indistinguishable from a? Two versions of a server under load (--load), or two saved results of dyno micro or dyno load (--json)', cli: () => import('./kinds/compare/cli.js'), folder: () => import('./kinds/compare/folder.js') },
+  { name: 'merge', summary: 'one result from the --json results of many generators that made one load together (dyno load --segment)', cli: () => import('./kinds/merge/cli.js'), folder: null }
 ]
 
 /** @param {string} name */

@@ -37,7 +37,8 @@ const OPEN_BATCH = 256
  * @property {number} durationMs Infinity for no limit
  * @property {number} amount Infinity for no limit; the run ends once that many are answered or failed
  * @property {number} timeoutMs
- * @property {number} rate requests per second in total; 0 for the closed model
+ * @property {number} rate this engine's requests per second; 0 for the closed model
+ * @property {number} [phaseMs] open model: when this engine's first request is due, after the start
  * @property {number} [due] open model: requests that fall due in the run (rate × duration, at most amount)
  * @property {number} maxConnections
  * @property {(tick: EngineTick) => void} [onTick] called once a second
@@ -97,7 +98,7 @@ export class LoadEngine {
       readBuffer: Buffer.allocUnsafe(64 * 1024)
     }
     this.scheduler = config.rate > 0
-      ? new OpenModel({ rate: config.rate, amount: config.due ?? config.amount, maxConnections: config.maxConnections }, this)
+      ? new OpenModel({ rate: config.rate, phaseMs: config.phaseMs ?? 0, amount: config.due ?? config.amount, maxConnections: config.maxConnections }, this)
       : new ClosedModel(config.amount, config.pipelining)
 
     this.stopped = false

@@ -36,15 +36,19 @@ export function requestsDue (rate, durationMs) {
 
 export class OpenModel {
   /**
-   * @param {{ rate: number, amount: number, maxConnections: number }} plan
-   *   `amount`: the requests this scheduler hands out in all (Infinity for no limit)
+   * @param {{ rate: number, phaseMs?: number, amount: number, maxConnections: number }} plan
+   *   `amount`: the requests this scheduler hands out in all (Infinity for no limit);
+   *   `phaseMs`: when the first is due after the start (a stripe of a load split in parts)
    * @param {Pool} pool
    */
   constructor (plan, pool) {
     this.interval = 1000 / plan.rate
+    this.phaseMs = plan.phaseMs ?? 0
     this.amount = plan.amount
     this.maxConnections = plan.maxConnections
     this.pool = pool
+    /** When the load started, and when this scheduler's first request is due. */
+    this.origin = 0
     this.startTime = 0
     this.sent = 0
     /** Connections waiting for the next request to fall due. @type {Connection[]} */
@@ -55,14 +59,16 @@ export class OpenModel {
     this.timer = null
   }
 
-  /** @param {number} startTime when request 0 is due, `performance.now()` ms */
+  /** @param {number} startTime when the load starts, `performance.now()` ms */
   start (startTime) {
-    this.startTime = startTime
+    this.origin = startTime
+    this.startTime = startTime + this.phaseMs
     this.schedule()
   }
 
   /** Requests due by `now`, counting from the first at the start. @param {number} now */
   dueCount (now) {
+    if (now < this.startTime) return 0
     const due = Math.floor((now - this.startTime) / this.interval) + 1
     return due < this.amount ? due : this.amount
   }
@@ -140,7 +146,7 @@ export class OpenModel {
    * @param {number} durationMs
    */
   dropped (durationMs) {
-    return Math.max(0, this.dueCount(this.startTime + durationMs - GROW_AFTER_MS) - this.sent)
+    return Math.max(0, this.dueCount(this.origin + durationMs - GROW_AFTER_MS) - this.sent)
   }
 
   stop () {

@@ -2,6 +2,7 @@ import { usageError } from '../errors.js'
 import { caProblem } from './ca.js'
 import { checkLimits } from './limits.js'
 import { firstBadRequest, headersProblem, methodProblem } from './request-check.js'
+import { shareOf, stripe } from './segment.js'
 
 /**
  * What a run does when an option is left out; the CLI's flags and help show
@@ -45,6 +46,9 @@ export const DEFAULTS = Object.freeze({
  * @property {string} [requestsFile] a module or JSON file exporting the sequence (what workers load)
  * @property {boolean} [insecure] skip TLS certificate verification
  * @property {string | Buffer} [ca] extra certificate authority to trust, PEM
+ * @property {import('./segment.js').Part} [segment] this generator's part of a load that several make together
+ *   (connections, amount and rate are the whole's; this generator makes its share of each)
+ * @property {number} [startAt] epoch ms: wait until then to start, so that generators elsewhere start together
  * @property {AbortSignal} [signal] stops the run; the result holds what was measured
  * @property {(progress: LoadProgress) => void} [onProgress] called once a second
  */
@@ -78,6 +82,8 @@ export const DEFAULTS = Object.freeze({
  * @property {string | Buffer | undefined} body
  * @property {RequestSpec[]} requests
  * @property {string | undefined} requestsFile
+ * @property {import('./segment.js').Part} segment { index: 0, count: 1 } for a whole load
+ * @property {number | null} startAt epoch ms
  */
 
 /**
@@ -99,9 +105,18 @@ export function resolveOptions (options) {
   if (maxConnections < connections) {
     throw usageError('DYNO_BAD_OPTION', `max connections (${maxConnections}) is below connections (${connections}); raise --max-connections`)
   }
-  if (workers > connections) {
-    throw usageError('DYNO_BAD_OPTION', `${workers} workers need at least as many connections; raise -c to ${workers} or more`)
+  const segment = segmentOf(options.segment)
+  const own = (/** @type {number} */ total) => shareOf(total, stripe([segment]))
+  if (own(connections) === 0 || own(amount) === 0) {
+    const what = own(connections) === 0 ? `-c ${connections} connections` : `-a ${amount} requests`
+    throw usageError('DYNO_EMPTY_SEGMENT', `segment ${segment.index}/${segment.count} has nothing to do: ${segment.count} generators share ${what}; give at least ${segment.count}, or use fewer generators`)
   }
+  if (workers > own(connections)) {
+    throw usageError('DYNO_BAD_OPTION', segment.count === 1
+      ? `${workers} workers need at least as many connections; raise -c to ${workers} or more`
+      : `${workers} workers need at least as many connections, and segment ${segment.index}/${segment.count} has ${own(connections)} of the ${connections}; raise -c or lower -w`)
+  }
+  const startAt = options.startAt === undefined ? null : startTime(options.startAt)
   const method = String(options.method ?? DEFAULTS.method).toUpperCase()
   const badMethod = methodProblem(method)
   if (badMethod !== null) throw usageError('DYNO_BAD_OPTION', `${JSON.stringify(options.method)} is not an HTTP method`)
@@ -149,8 +164,32 @@ export function resolveOptions (options) {
     headers,
     body: options.body,
     requests,
-    requestsFile: options.requestsFile
+    requestsFile: options.requestsFile,
+    segment,
+    startAt
   }
+}
+
+/** The longest wait for a common start: generators are started minutes ahead, not days. */
+export const MAX_START_WAIT_MS = 3600 * 1000
+
+/** @param {import('./segment.js').Part | undefined} segment */
+function segmentOf (segment) {
+  if (segment === undefined) return { index: 0, count: 1 }
+  const { index, count } = segment
+  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 0 || index >= count) {
+    throw usageError('DYNO_BAD_SEGMENT', `segment ${index}/${count} is not one: give i/n with 0 <= i < n, like 0/3, 1/3 and 2/3 for three generators`)
+  }
+  return { index, count }
+}
+
+/** @param {number} at epoch ms */
+function startTime (at) {
+  if (!Number.isFinite(at)) throw usageError('DYNO_BAD_START', 'the start time is not a time; give an ISO 8601 time (2026-11-26T10:00:00Z) or epoch milliseconds')
+  if (at - Date.now() > MAX_START_WAIT_MS) {
+    throw usageError('DYNO_BAD_START', `--start-at ${new Date(at).toISOString()} is more than an hour away; give a time a little after every generator is started`)
+  }
+  return at
 }
 
 /**

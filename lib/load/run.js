@@ -1,3 +1,4 @@
+import { hostname } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { DynoError, internalError } from '../errors.js'
 import { engineConfig } from './config.js'
@@ -5,7 +6,9 @@ import { LoadEngine } from './engine.js'
 import { isLocalhost, loopbackAddress } from './loopback.js'
 import { resolveOptions } from './options.js'
 import { loadRequestsFile } from './requests-file.js'
+import { shareOf, stripe } from './segment.js'
 import { mergeRaw, summarize } from './summary.js'
+import { MAX_TIMER_MS } from './timers.js'
 
 /** @typedef {import('./options.js').LoadOptions} LoadOptions */
 /** @typedef {import('./summary.js').LoadResult} LoadResult */
@@ -36,14 +39,37 @@ export async function load (options) {
     duration: resolved.durationMs / 1000,
     responses: tick.responses,
     errors: tick.errors,
-    amount: resolved.amount,
+    amount: shareOf(resolved.amount, stripe([resolved.segment])),
     lastSecond: tick.lastSecondResponses,
     lastSecondLatency: tick.lastSecondLatency
   })
+  if (resolved.startAt !== null) await untilStart(resolved.startAt, signal)
+  const cpuBefore = process.cpuUsage()
   const raw = resolved.workers > 0
     ? await runInWorkers(resolved, report, signal)
     : await runHere(resolved, report, signal)
-  return summarize(raw, resolved, { interrupted: signal?.aborted ?? false })
+  const cpu = process.cpuUsage(cpuBefore)
+  return summarize(raw, resolved, { interrupted: signal?.aborted ?? false, cpuMs: (cpu.user + cpu.system) / 1000, host: hostname(), pid: process.pid })
+}
+
+/**
+ * Waits for a common start (`--start-at`); a time already past starts at
+ * once. Ctrl-C ends the wait, and the run then measures nothing.
+ * @param {number} at epoch ms
+ * @param {AbortSignal | undefined} signal
+ */
+async function untilStart (at, signal) {
+  while (!signal?.aborted && Date.now() < at) {
+    await new Promise((resolve) => {
+      const timer = setTimeout(done, Math.min(MAX_TIMER_MS, at - Date.now()))
+      signal?.addEventListener('abort', done, { once: true })
+      function done () {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', done)
+        resolve(undefined)
+      }
+    })
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe } from '../stats/describe.js'
 import { LatencyRecorder, encodeHistogram } from './histogram.js'
 import { displayUrl } from './options.js'
+import { shareOf, stripe } from './segment.js'
 
 /**
  * Pure functions from what the engines measured to the result users read.
@@ -50,6 +51,21 @@ export const SAMPLE_PERCENTILES = [1, 2.5, 50, 97.5]
  * @property {boolean} targetRefusing
  * @property {import('./engine.js').RunFailure | null} failure the mistake that ended the run early
  *   (a request hook threw, or built a request that cannot be sent); the figures are what was measured until then
+ * @property {{ duration: number | null, amount: number | null, timeout: number }} plan what was asked of the whole load:
+ *   seconds (null: until `amount` is done), requests (null: no limit), seconds a request may wait
+ * @property {{ index: number, count: number, connections: number, amount: number | null, rate: number | null }} segment
+ *   this generator's part of the load (0/1: the whole), and its share of connections, requests and rate
+ * @property {string | null} startAt the common start it waited for (`--start-at`), ISO time; `startedAt` is when it did start
+ * @property {Generator} generator the machine that made the load
+ */
+
+/**
+ * @typedef {object} Generator
+ * @property {string} host
+ * @property {number} pid
+ * @property {number} threads the threads that made the load (the worker threads, or this one)
+ * @property {number} cpu the share of those threads' time spent on the CPU, 0 to 1: near 1, the
+ *   generator, not the server, set the pace
  */
 
 /**
@@ -107,20 +123,12 @@ function addSamples (into, from) {
 /**
  * @param {RawResult} raw
  * @param {import('./options.js').ResolvedOptions} options
- * @param {{ interrupted: boolean }} how
+ * @param {{ interrupted: boolean, cpuMs: number, host: string, pid: number }} how
  * @returns {LoadResult}
  */
 export function summarize (raw, options, how) {
-  const histogram = raw.latency.toHistogram()
-  const empty = histogram.totalCount === 0
-  // A bucket stands for a range of values, and HdrHistogram reports its top:
-  // within the exact extremes, no percentile reads above the max.
-  const { min, max } = raw.latency
-  const within = (/** @type {number} */ us) => empty ? 0 : usToMs(Math.min(max, Math.max(min, us)))
-  /** @type {Record<string, number>} */
-  const latencyPercentiles = {}
-  for (const p of LATENCY_PERCENTILES) latencyPercentiles[String(p)] = within(histogram.getValueAtPercentile(p))
   const seconds = raw.durationMs / 1000
+  const threads = Math.max(1, options.workers)
   const errorTotal = Object.values(raw.errors).reduce((a, b) => a + b, 0)
   let non2xx = 0
   for (const [code, n] of Object.entries(raw.statusCodes)) if (code[0] !== '2') non2xx += n
@@ -149,26 +157,69 @@ export function summarize (raw, options, how) {
       average: seconds > 0 ? round(raw.bytes / seconds, 0) : 0,
       perSecond: sampleStats(raw.perSecond.bytes)
     },
-    latency: {
-      unit: 'ms',
-      mean: within(histogram.mean),
-      stdev: empty ? 0 : usToMs(histogram.stdDeviation),
-      min: within(min),
-      max: within(max),
-      percentiles: latencyPercentiles,
-      histogram: { encoding: 'HdrHistogram-compressed-base64', unit: 'us', data: encodeHistogram(histogram) }
-    },
+    latency: latencySummary(raw.latency.toHistogram(), raw.latency.min, raw.latency.max),
     statusCodes: raw.statusCodes,
     non2xx,
     errors: { total: errorTotal, ...raw.errors },
     peakConnections: raw.peakConnections,
     targetRefusing: raw.targetRefusing,
-    failure: raw.failure
+    failure: raw.failure,
+    plan: {
+      duration: Number.isFinite(options.durationMs) ? options.durationMs / 1000 : null,
+      amount: Number.isFinite(options.amount) ? options.amount : null,
+      timeout: options.timeoutMs / 1000
+    },
+    segment: segmentShare(options),
+    startAt: options.startAt === null ? null : new Date(options.startAt).toISOString(),
+    generator: { host: how.host, pid: how.pid, threads, cpu: raw.durationMs > 0 ? round(Math.min(1, how.cpuMs / (raw.durationMs * threads)), 3) : 0 }
   }
 }
 
-/** @param {number[]} samples @returns {SampleStats} */
-function sampleStats (samples) {
+/** @param {import('./options.js').ResolvedOptions} options */
+function segmentShare (options) {
+  const at = stripe([options.segment])
+  const amount = shareOf(options.amount, at)
+  return {
+    ...options.segment,
+    connections: shareOf(options.connections, at),
+    amount: Number.isFinite(amount) ? amount : null,
+    rate: options.rate > 0 ? options.rate / at.stride : null
+  }
+}
+
+/**
+ * The latency figures of a result, from its histogram (µs) and the exact
+ * extremes; what `dyno merge` computes again from many histograms added up.
+ * @param {import('hdr-histogram-js').Histogram} histogram
+ * @param {number} min µs
+ * @param {number} max µs
+ * @returns {LoadResult['latency']}
+ */
+export function latencySummary (histogram, min, max) {
+  const empty = histogram.totalCount === 0
+  // A bucket stands for a range of values, and HdrHistogram reports its top:
+  // within the exact extremes, no percentile reads above the max.
+  const within = (/** @type {number} */ us) => empty ? 0 : usToMs(Math.min(max, Math.max(min, us)))
+  /** @type {Record<string, number>} */
+  const percentiles = {}
+  for (const p of LATENCY_PERCENTILES) percentiles[String(p)] = within(histogram.getValueAtPercentile(p))
+  return {
+    unit: 'ms',
+    mean: within(histogram.mean),
+    stdev: empty ? 0 : usToMs(histogram.stdDeviation),
+    min: within(min),
+    max: within(max),
+    percentiles,
+    histogram: { encoding: 'HdrHistogram-compressed-base64', unit: 'us', data: encodeHistogram(histogram) }
+  }
+}
+
+/**
+ * autocannon's figures of per-second samples.
+ * @param {number[]} samples
+ * @returns {SampleStats}
+ */
+export function sampleStats (samples) {
   const d = describe(samples, SAMPLE_PERCENTILES)
   return { ...d, mean: round(d.mean, 2), stdev: round(d.stdev, 2), samples }
 }
@@ -179,7 +230,7 @@ function usToMs (us) {
 }
 
 /** @param {number} x @param {number} digits */
-function round (x, digits) {
+export function round (x, digits) {
   const f = 10 ** digits
   return Math.round(x * f) / f
 }

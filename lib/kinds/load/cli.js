@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { fileProblem, usageError } from '../../errors.js'
 import { DEFAULTS, resolveOptions } from '../../load/options.js'
 import { loadRequestsFile } from '../../load/requests-file.js'
+import { parseSegment } from '../../load/segment.js'
 import { runLoad } from './command.js'
 import { renderLoadHeader, renderLoadResult } from './terminal.js'
 import { createProgressBar } from '../../report/progress.js'
@@ -36,6 +37,8 @@ export const command = /** @type {const} */ ({
     { name: 'requests', type: 'string', placeholder: 'file.js|json', description: 'a sequence of requests each connection sends in turn; a .js file may build each request with setupRequest(request, context)' },
     { name: 'insecure', type: 'boolean', description: 'https: do not verify the server certificate' },
     { name: 'ca', type: 'string', placeholder: 'file', description: 'https: also trust this certificate authority (PEM)' },
+    { name: 'segment', type: 'string', placeholder: 'i/n', description: 'make generator i\'s share of a load n generators make together (i from 0): its stripe of the connections, -a requests and -R rate; dyno merge adds up their --json results' },
+    { name: 'start-at', type: 'string', placeholder: 'time', description: 'wait until this time to start (ISO 8601 with its zone, or epoch ms), so that generators on many machines start together' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document (with the latency histogram) instead of tables' },
     { name: 'latency', short: 'l', type: 'boolean', description: 'print the full latency percentile table' },
     { name: 'progress', type: 'boolean', default: true, description: 'show a progress bar on a terminal' }
@@ -132,8 +135,28 @@ async function loadOptionsFromFlags (values, url, cwd) {
     body,
     requestsFile: values.requests !== undefined ? resolve(cwd, values.requests) : undefined,
     insecure: values.insecure === true,
-    ca
+    ca,
+    segment: values.segment === undefined ? undefined : segmentFlag(values.segment),
+    startAt: values['start-at'] === undefined ? undefined : startAtFlag(values['start-at'])
   }
+}
+
+/** @param {string} text */
+function segmentFlag (text) {
+  const segment = parseSegment(text)
+  if (!segment) throw usageError('DYNO_BAD_SEGMENT', `--segment ${text} is not one: give i/n with i counted from 0, like 0/3, 1/3 and 2/3 for three generators`)
+  return segment
+}
+
+/**
+ * ISO 8601 with its zone (a time without one means another instant on
+ * each machine), or epoch milliseconds.
+ * @param {string} text
+ */
+function startAtFlag (text) {
+  const at = /^\d+$/.test(text) ? Number(text) : /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(text) ? Date.parse(text) : NaN
+  if (!Number.isFinite(at)) throw usageError('DYNO_BAD_START', `--start-at ${text} is not a time dyno reads: give ISO 8601 with its zone (2026-11-26T10:00:00Z) or epoch milliseconds`)
+  return at
 }
 
 /**

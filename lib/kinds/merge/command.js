@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { fileProblem, usageError } from '../../errors.js'
+import { decodeHistogram } from '../../load/histogram.js'
+import { mergeResults, notOneLoad } from './merge.js'
+
+/**
+ * `dyno merge <result.json>…`: reads the --json results of the generators of
+ * one load and merges them (see merge.js).
+ * @param {{ files: string[] }} options
+ * @param {import('../../commands/io.js').CommandIO} io
+ * @returns {Promise<{ result: import('./merge.js').MergedResult, exitCode: number }>}
+ */
+export async function runMerge (options, io) {
+  if (options.files.length === 0) throw usageError('DYNO_NO_FILE', 'no result to merge; give the --json results of dyno load, like: dyno merge gen-*.json')
+  const parts = []
+  for (const file of options.files) parts.push({ name: file, result: await readResult(resolve(io.cwd, file), file) })
+  const problem = notOneLoad(parts)
+  if (problem) throw usageError('DYNO_NOT_ONE_LOAD', problem)
+  return { result: mergeResults(parts), exitCode: 0 }
+}
+
+/**
+ * A result as `dyno load --json` printed it, alone in its file or among
+ * other lines (a pod's log): the document runs from a line `{` to a line `}`.
+ * @param {string} path
+ * @param {string} name as the user gave it
+ * @returns {Promise<import('../../load/summary.js').LoadResult>}
+ */
+async function readResult (path, name) {
+  let text
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (err) {
+    throw usageError('DYNO_BAD_FILE', `cannot read ${name}: ${fileProblem(err)}`)
+  }
+  const value = parseDocument(text)
+  if (value === undefined) throw usageError('DYNO_BAD_RESULT', `${name} holds no complete JSON document: is it the output of dyno load --json, or was it cut short?`)
+  const why = whyNotResult(value)
+  if (why) throw usageError('DYNO_BAD_RESULT', `${name} is not a result of dyno load --json: ${why}`)
+  return withDefaults(value)
+}
+
+/** @param {string} text @returns {unknown} */
+function parseDocument (text) {
+  try {
+    return JSON.parse(text)
+  } catch {}
+  const lines = text.split('\n')
+  const first = lines.indexOf('{')
+  const last = lines.lastIndexOf('}')
+  if (first === -1 || last <= first) return undefined
+  try {
+    return JSON.parse(lines.slice(first, last + 1).join('\n'))
+  } catch {
+    return undefined
+  }
+}
+
+/** @param {any} value @returns {string | null} */
+function whyNotResult (value) {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return 'it is not a JSON object'
+  if (value.schemaVersion !== 1) return `its schemaVersion is ${JSON.stringify(value.schemaVersion)}, not 1`
+  if (typeof value.url !== 'string' || typeof value.startedAt !== 'string' || !Number.isFinite(Date.parse(value.startedAt))) return 'it has no url or start time'
+  if (!value.requests || typeof value.requests.completed !== 'number' || !value.requests.perSecond || !Array.isArray(value.requests.perSecond.samples)) return 'it has no request counts'
+  if (typeof value.latency?.histogram?.data !== 'string') return 'it has no latency histogram (results of dyno before 0.1 have none)'
+  try {
+    decodeHistogram(value.latency.histogram.data)
+  } catch {
+    return 'its latency histogram cannot be decoded'
+  }
+  return null
+}
+
+/**
+ * Results written before segments had none of these: one whole load, by
+ * an unknown generator.
+ * @param {any} value
+ * @returns {import('../../load/summary.js').LoadResult}
+ */
+function withDefaults (value) {
+  return {
+    ...value,
+    plan: value.plan ?? { duration: null, amount: null, timeout: null },
+    segment: value.segment ?? { index: 0, count: 1, connections: value.connections, amount: null, rate: value.rate ?? null },
+    startAt: value.startAt ?? null,
+    generator: value.generator ?? { host: 'unknown', pid: 0, threads: 1, cpu: 0 }
+  }
+}

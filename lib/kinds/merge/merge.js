@@ -1,0 +1,230 @@
+import { decodeHistogram, createHistogram } from '../../load/histogram.js'
+import { SCHEMA_VERSION, latencySummary, round, sampleStats } from '../../load/summary.js'
+import { sum } from '../../stats/describe.js'
+
+/**
+ * Many generators' results as the one result of the load they made
+ * together. Latency histograms add up exactly (HdrHistogram), so the merged
+ * percentiles are those of one histogram of every request; counts, errors
+ * and status codes add up; per-second series add up second by second on the
+ * wall clock. Pure: the files are read elsewhere.
+ *
+ * @typedef {import('../../load/summary.js').LoadResult} LoadResult
+ *
+ * @typedef {object} Part one generator's result, and where it came from
+ * @property {string} name the file it was read from
+ * @property {LoadResult} result
+ *
+ * @typedef {object} GeneratorLine what the merge says of each generator
+ * @property {string} name
+ * @property {string} segment `i/n`
+ * @property {string} host
+ * @property {string} startedAt
+ * @property {number} startOffsetMs after the earliest start
+ * @property {number} duration seconds
+ * @property {number} completed
+ * @property {number} rps
+ * @property {number} p99 ms
+ * @property {number} errors
+ * @property {number} cpu share of its load threads' time on the CPU
+ * @property {boolean} saturated its CPU set the pace
+ *
+ * @typedef {LoadResult & { generators: GeneratorLine[], warnings: string[] }} MergedResult
+ */
+
+/** A generator whose load threads were on the CPU this much of the time measured itself, not the server. */
+export const SATURATED_CPU = 0.9
+/** Starts (or clocks) further apart than this make the per-second series and the rate approximate. */
+export const START_SPREAD_MS = 1000
+
+/**
+ * The settings every part must share to be parts of one load: a difference
+ * here is a mistake (exit 2), not a warning.
+ * @param {LoadResult} r
+ */
+function identity (r) {
+  return { url: r.url, method: r.method }
+}
+
+/**
+ * The settings the parts should share; a difference is said, not refused
+ * (a generator started with another -d still made part of the load).
+ * @param {LoadResult} r
+ */
+function settings (r) {
+  return {
+    model: r.model,
+    connections: r.connections,
+    pipelining: r.pipelining,
+    rate: r.rate,
+    duration: r.plan.duration,
+    amount: r.plan.amount,
+    timeout: r.plan.timeout
+  }
+}
+
+/**
+ * What keeps the parts from being one load, as one line, or null.
+ * @param {Part[]} parts
+ */
+export function notOneLoad (parts) {
+  const first = identity(parts[0].result)
+  for (const part of parts.slice(1)) {
+    const own = identity(part.result)
+    for (const key of /** @type {(keyof typeof own)[]} */ (Object.keys(own))) {
+      if (own[key] !== first[key]) return `${part.name} loaded ${key === 'url' ? own.url : `with ${own.method}`}, ${parts[0].name} ${key === 'url' ? first.url : `with ${first.method}`}: merge the results of one load only`
+    }
+  }
+  return null
+}
+
+/**
+ * @param {Part[]} parts at least one, all of one load (see notOneLoad)
+ * @returns {MergedResult}
+ */
+export function mergeResults (parts) {
+  const results = parts.map((p) => p.result)
+  const startOf = (/** @type {LoadResult} */ r) => Date.parse(r.startedAt)
+  const start = Math.min(...results.map(startOf))
+  const end = Math.max(...results.map((r) => startOf(r) + r.duration * 1000))
+  const seconds = (end - start) / 1000
+
+  const histogram = createHistogram()
+  for (const r of results) histogram.add(decodeHistogram(r.latency.histogram.data))
+  const answered = results.filter((r) => r.requests.completed > 0)
+  const minUs = answered.length ? Math.min(...answered.map((r) => r.latency.min * 1000)) : 0
+  const maxUs = answered.length ? Math.max(...answered.map((r) => r.latency.max * 1000)) : 0
+
+  const completed = sum(results.map((r) => r.requests.completed))
+  const bytes = sum(results.map((r) => r.bytes.total))
+  /** @type {Record<string, number>} */
+  const statusCodes = {}
+  for (const r of results) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n
+  const errors = /** @type {LoadResult['errors']} */ ({ total: 0 })
+  for (const r of results) for (const [kind, n] of Object.entries(r.errors)) errors[/** @type {keyof LoadResult['errors']} */ (kind)] = (errors[/** @type {keyof LoadResult['errors']} */ (kind)] ?? 0) + n
+
+  const first = results[0]
+  /** @type {MergedResult} */
+  const merged = {
+    schemaVersion: SCHEMA_VERSION,
+    url: first.url,
+    method: first.method,
+    model: first.model,
+    connections: first.connections,
+    pipelining: first.pipelining,
+    workers: sum(results.map((r) => r.workers)),
+    rate: first.rate,
+    startedAt: new Date(start).toISOString(),
+    duration: round(seconds, 3),
+    interrupted: results.some((r) => r.interrupted),
+    requests: {
+      sent: sum(results.map((r) => r.requests.sent)),
+      completed,
+      pending: sum(results.map((r) => r.requests.pending)),
+      average: seconds > 0 ? round(completed / seconds, 2) : 0,
+      perSecond: sampleStats(onWallClock(results, start, (r) => r.requests.perSecond.samples)),
+      dropped: sum(results.map((r) => r.requests.dropped))
+    },
+    bytes: {
+      total: bytes,
+      average: seconds > 0 ? round(bytes / seconds, 0) : 0,
+      perSecond: sampleStats(onWallClock(results, start, (r) => r.bytes.perSecond.samples))
+    },
+    latency: latencySummary(histogram, minUs, maxUs),
+    statusCodes,
+    non2xx: sum(results.map((r) => r.non2xx)),
+    errors,
+    peakConnections: sum(results.map((r) => r.peakConnections)),
+    targetRefusing: results.some((r) => r.targetRefusing),
+    failure: results.find((r) => r.failure)?.failure ?? null,
+    plan: first.plan,
+    segment: { index: 0, count: 1, connections: first.connections, amount: first.plan.amount, rate: first.rate },
+    startAt: first.startAt,
+    generator: { host: [...new Set(results.map((r) => r.generator.host))].join(', '), pid: 0, threads: sum(results.map((r) => r.generator.threads)), cpu: Math.max(...results.map((r) => r.generator.cpu)) },
+    generators: parts.map((p) => generatorLine(p, start)),
+    warnings: partWarnings(parts, start)
+  }
+  return merged
+}
+
+/**
+ * Per-second samples added up on the wall clock: a generator's second k
+ * runs from its start plus k seconds, and counts in the merged second it
+ * overlaps most.
+ * @param {LoadResult[]} results
+ * @param {number} start the earliest start, epoch ms
+ * @param {(r: LoadResult) => number[]} samplesOf
+ */
+function onWallClock (results, start, samplesOf) {
+  /** @type {number[]} */
+  const merged = []
+  for (const r of results) {
+    const shift = Math.round((Date.parse(r.startedAt) - start) / 1000)
+    samplesOf(r).forEach((n, k) => { merged[shift + k] = (merged[shift + k] ?? 0) + n })
+  }
+  return Array.from(merged, (n) => n ?? 0)
+}
+
+/** @param {Part} part @param {number} start */
+function generatorLine ({ name, result: r }, start) {
+  return {
+    name,
+    segment: `${r.segment.index}/${r.segment.count}`,
+    host: r.generator.host,
+    startedAt: r.startedAt,
+    startOffsetMs: Date.parse(r.startedAt) - start,
+    duration: r.duration,
+    completed: r.requests.completed,
+    rps: r.requests.average,
+    p99: r.latency.percentiles['99'],
+    errors: r.errors.total,
+    cpu: r.generator.cpu,
+    saturated: r.generator.cpu >= SATURATED_CPU
+  }
+}
+
+/**
+ * What makes the merged figures less than exact, one line each: segments
+ * missing, twice, or of other splits; other settings; starts apart; a
+ * generator that was its own bottleneck.
+ * @param {Part[]} parts
+ * @param {number} start
+ */
+export function partWarnings (parts, start) {
+  const warnings = []
+  const counts = new Set(parts.map((p) => p.result.segment.count))
+  if (counts.size > 1) {
+    warnings.push(`the segments come from different splits (${[...counts].map((n) => `of ${n}`).join(', ')}): their shares do not add up to one load`)
+  } else {
+    const [count] = counts
+    /** @type {Map<number, string[]>} */
+    const seen = new Map()
+    for (const p of parts) seen.set(p.result.segment.index, [...(seen.get(p.result.segment.index) ?? []), p.name])
+    for (const [index, names] of seen) {
+      if (names.length > 1) warnings.push(`segment ${index}/${count} is there ${names.length} times (${names.join(', ')}): its share of the load counts ${names.length} times`)
+    }
+    const missing = []
+    for (let i = 0; i < count; i++) if (!seen.has(i)) missing.push(`${i}/${count}`)
+    if (missing.length > 0) warnings.push(`segment${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing: the figures are those of ${count - missing.length} of ${count} shares of the load`)
+  }
+  const base = settings(parts[0].result)
+  for (const p of parts.slice(1)) {
+    const own = settings(p.result)
+    const differ = /** @type {(keyof typeof own)[]} */ (Object.keys(own)).filter((k) => own[k] !== base[k])
+    if (differ.length > 0) warnings.push(`${p.name} ran with other settings than ${parts[0].name} (${differ.map((k) => `${k} ${own[k]} against ${base[k]}`).join(', ')})`)
+  }
+  const spread = Math.max(...parts.map((p) => Date.parse(p.result.startedAt))) - start
+  if (spread > START_SPREAD_MS) {
+    warnings.push(`the generators started ${(spread / 1000).toFixed(1)} s apart (by their clocks): the per-second figures and the rate are approximate; start them together with --start-at`)
+  }
+  for (const p of parts) {
+    const r = p.result
+    if (r.startAt && Date.parse(r.startedAt) - Date.parse(r.startAt) > START_SPREAD_MS) {
+      warnings.push(`${p.name} started ${((Date.parse(r.startedAt) - Date.parse(r.startAt)) / 1000).toFixed(1)} s after --start-at ${r.startAt}: give the generators more time to be scheduled`)
+    }
+    if (r.generator.cpu >= SATURATED_CPU) {
+      warnings.push(`${p.name}'s load ${r.generator.threads > 1 ? 'threads were' : 'thread was'} on the CPU ${Math.round(r.generator.cpu * 100)}% of the time on ${r.generator.host}: that generator set the pace, so its figures measure it, not the server; use more generators or -w`)
+    }
+  }
+  return warnings
+}
