@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { runMicro } from '../kinds/micro/command.js'
-import { DynoError, usageError } from '../errors.js'
+import { DynoError, dynoError } from '../errors.js'
 import { microPrinter } from '../kinds/micro/terminal.js'
 import { microSettings } from '../micro/settings.js'
 
@@ -45,7 +45,7 @@ function commandLine (args) {
   for (const arg of args) {
     if (arg === '--quick' || arg === '-q') flags.quick = true
     else if (arg === '--json' || arg === '-j') flags.json = true
-    else throw usageError('DYNO_BAD_FLAG', `a benchmark file run by node takes --quick and --json, not "${arg}"; for other settings pass them to run({ rounds, warmup, time, timeout }) or use dyno micro`)
+    else throw dynoError('DYNO_BAD_FLAG.standalone', { arg })
   }
   return flags
 }

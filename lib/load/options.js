@@ -1,7 +1,7 @@
-import { usageError } from '../errors.js'
-import { caProblem } from './ca.js'
+import { dynoError } from '../errors.js'
+import { caError } from './ca.js'
 import { checkLimits } from './limits.js'
-import { firstBadRequest, headersProblem, methodProblem } from './request-check.js'
+import { firstBadRequest, headersError, methodProblem } from './request-check.js'
 
 /**
  * What a run does when an option is left out; the CLI's flags and help show
@@ -97,29 +97,29 @@ export function resolveOptions (options) {
   const maxConnectionsGiven = options.maxConnections !== undefined
   const maxConnections = positiveInteger(options.maxConnections ?? Math.max(DEFAULTS.maxConnections, connections), 'maxConnections')
   if (maxConnections < connections) {
-    throw usageError('DYNO_BAD_OPTION', `max connections (${maxConnections}) is below connections (${connections}); raise --max-connections`)
+    throw dynoError('DYNO_BAD_OPTION.maxConnections', { max: maxConnections, connections })
   }
   if (workers > connections) {
-    throw usageError('DYNO_BAD_OPTION', `${workers} workers need at least as many connections; raise -c to ${workers} or more`)
+    throw dynoError('DYNO_BAD_OPTION.workers', { workers })
   }
   const method = String(options.method ?? DEFAULTS.method).toUpperCase()
   const badMethod = methodProblem(method)
-  if (badMethod !== null) throw usageError('DYNO_BAD_OPTION', `${JSON.stringify(options.method)} is not an HTTP method`)
+  if (badMethod !== null) throw dynoError('DYNO_BAD_OPTION.method', { method: String(JSON.stringify(options.method)) })
   const headers = withCredentials({ ...options.headers }, url)
-  const badHeader = headersProblem(headers)
-  if (badHeader !== null) throw usageError('DYNO_BAD_HEADER', badHeader)
+  const badHeaders = headersError(headers)
+  if (badHeaders !== null) throw badHeaders
   if (options.ca !== undefined) {
-    const problem = caProblem(options.ca)
-    if (problem !== null) throw usageError('DYNO_BAD_CA', `the certificate authority (--ca) ${problem}`)
+    const badCa = caError(options.ca)
+    if (badCa !== null) throw badCa
   }
   const requests = options.requests ?? [{}]
   if (!Array.isArray(requests) || requests.length === 0) {
-    throw usageError('DYNO_BAD_REQUESTS', 'requests must be a non-empty array of request descriptions')
+    throw dynoError('DYNO_BAD_REQUESTS.notArray')
   }
   const bad = firstBadRequest(requests)
-  if (bad !== null) throw usageError('DYNO_BAD_REQUESTS', `request ${bad.index + 1}: ${bad.problem}`)
+  if (bad !== null) throw dynoError('DYNO_BAD_REQUESTS.badRequest', { number: bad.index + 1, problem: bad.problem })
   if (workers > 0 && options.requests && !options.requestsFile && requests.some(hasHooks)) {
-    throw usageError('DYNO_BAD_REQUESTS', 'requests with hooks cannot move to worker threads; pass them as requestsFile instead')
+    throw dynoError('DYNO_BAD_REQUESTS.hooksInWorkers')
   }
   const maxOpen = checkLimits({ connections, pipelining, workers, maxConnections, maxConnectionsGiven, openModel: rate > 0 })
   const tls = url.protocol === 'https:'
@@ -189,25 +189,25 @@ function hasHooks (spec) {
 /** @param {string} raw */
 export function parseTargetUrl (raw) {
   if (typeof raw !== 'string' || raw === '') {
-    throw usageError('DYNO_BAD_URL', 'no URL given; pass one like http://127.0.0.1:3000/')
+    throw dynoError('DYNO_BAD_URL.missing', { example: 'http://127.0.0.1:3000/' })
   }
   let url
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`)
   } catch {
-    throw usageError('DYNO_BAD_URL', `"${raw}" is not a URL; pass one like http://127.0.0.1:3000/`)
+    throw dynoError('DYNO_BAD_URL.notUrl', { url: raw })
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw usageError('DYNO_BAD_URL', `"${raw}" uses ${url.protocol.slice(0, -1)}; dyno load speaks http:// and https://`)
+    throw dynoError('DYNO_BAD_URL.protocol', { url: raw, protocol: url.protocol.slice(0, -1) })
   }
-  if (url.hostname === '') throw usageError('DYNO_BAD_URL', `"${raw}" has no host`)
+  if (url.hostname === '') throw dynoError('DYNO_BAD_URL.noHost', { url: raw })
   return url
 }
 
 /** @param {unknown} value @param {string} name */
 function positiveInteger (value, name) {
   if (!Number.isInteger(value) || /** @type {number} */ (value) < 1) {
-    throw usageError('DYNO_BAD_OPTION', `${name} must be a whole number of at least 1, not ${String(value)}`)
+    throw dynoError('DYNO_BAD_OPTION.atLeastOne', { name, value: String(value) })
   }
   return /** @type {number} */ (value)
 }
@@ -215,7 +215,7 @@ function positiveInteger (value, name) {
 /** @param {unknown} value @param {string} name */
 function nonNegativeInteger (value, name) {
   if (!Number.isInteger(value) || /** @type {number} */ (value) < 0) {
-    throw usageError('DYNO_BAD_OPTION', `${name} must be a whole number of at least 0, not ${String(value)}`)
+    throw dynoError('DYNO_BAD_OPTION.atLeastZero', { name, value: String(value) })
   }
   return /** @type {number} */ (value)
 }
@@ -223,7 +223,7 @@ function nonNegativeInteger (value, name) {
 /** @param {unknown} value @param {string} name */
 function positiveNumber (value, name) {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw usageError('DYNO_BAD_OPTION', `${name} must be a number above 0, not ${String(value)}`)
+    throw dynoError('DYNO_BAD_OPTION.aboveZero', { name, value: String(value) })
   }
   return value
 }

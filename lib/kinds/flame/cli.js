@@ -1,6 +1,6 @@
 import { runFlame } from './command.js'
 import { viewProfile } from './view.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { renderLoadResult } from '../load/terminal.js'
 import { renderFlameSummary } from './terminal.js'
 import { createStyle } from '../../report/style.js'
@@ -40,7 +40,7 @@ export async function run (argv, io) {
   const style = createStyle(io.stdout)
 
   if (values.view !== undefined) {
-    if (target.length > 0) throw usageError('DYNO_BAD_FLAG', '--view renders a profile; it takes no command')
+    if (target.length > 0) throw dynoError('DYNO_BAD_FLAG.viewTakesNoCommand')
     const { result, exitCode } = viewProfile({ file: values.view, out: values.out }, io)
     io.stdout.write(renderFlameSummary(result.rendered, null, style))
     return exitCode

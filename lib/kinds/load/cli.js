@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { fileProblem, usageError } from '../../errors.js'
+import { dynoError, fileProblem } from '../../errors.js'
 import { DEFAULTS, resolveOptions } from '../../load/options.js'
 import { loadRequestsFile } from '../../load/requests-file.js'
 import { runLoad } from './command.js'
@@ -92,9 +92,9 @@ export async function run (argv, io) {
 export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url, example = 'http://127.0.0.1:3000/' } = {}) {
   const { values, positionals, given } = parseFlags(command, argv)
   if (positionals.length !== 1) {
-    throw usageError('DYNO_BAD_URL', positionals.length === 0
-      ? `no URL given; pass one like ${example}`
-      : `one URL only, got ${positionals.length}: ${positionals.join(' ')}`)
+    throw positionals.length === 0
+      ? dynoError('DYNO_BAD_URL.missing', { example })
+      : dynoError('DYNO_BAD_URL.oneUrl', { count: positionals.length, urls: positionals.join(' ') })
   }
   // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
   const duration = values.amount !== undefined && !given.has('duration') ? undefined : values.duration
@@ -113,7 +113,7 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
  */
 async function loadOptionsFromFlags (values, url, cwd) {
   if (values.body !== undefined && values.input !== undefined) {
-    throw usageError('DYNO_BAD_FLAG', '-b/--body and -i/--input both set the body; pass one')
+    throw dynoError('DYNO_BAD_FLAG.bodyAndInput')
   }
   const body = values.input !== undefined ? await readUserFile(values.input, cwd, 'body') : values.body
   const ca = values.ca !== undefined ? await readUserFile(values.ca, cwd, 'certificate authority') : undefined
@@ -146,7 +146,7 @@ export function parseHeaders (raw) {
   for (const text of raw) {
     const at = text.search(/[:=]/)
     const name = at > 0 ? text.slice(0, at).trim() : ''
-    if (name === '') throw usageError('DYNO_BAD_HEADER', `-H "${text}" is not a header; write it as "name: value"`)
+    if (name === '') throw dynoError('DYNO_BAD_HEADER.notHeader', { text })
     headers[name] = text.slice(at + 1).trim()
   }
   return headers
@@ -159,6 +159,6 @@ async function readUserFile (file, cwd, what) {
   try {
     return await readFile(resolve(cwd, file))
   } catch (err) {
-    throw usageError('DYNO_BAD_FILE', `cannot read the ${what} file ${file}: ${fileProblem(err)}`)
+    throw dynoError('DYNO_BAD_FILE.unreadableAs', { what, file, why: fileProblem(err) })
   }
 }
