@@ -46,8 +46,17 @@ export const ERROR_CODES = /** @type {const} */ ({
       viewTakesNoCommand: '--view renders a profile; it takes no command',
       saveAndAgainst: '--save keeps runs of one version and --against compares two in one run; pass one of them',
       saveName: '--save takes a plain name (letters, digits, . _ -), not "{name}"',
-      standalone: 'a benchmark file run by node takes --quick and --json, not "{arg}"; for other settings pass them to run({ rounds, warmup, time, timeout }) or use dyno micro',
+      standalone: 'a benchmark file run by node takes --quick and --json, not "{arg}"; for other settings pass them to run({ rounds, warmup, time, timeout }) or use dyno micro'
+    }
+  },
+  DYNO_BAD_ARGUMENTS: {
+    exitCode: 2,
+    meaning: 'the command was given more or fewer files, folders or URLs than it takes, or a word it does not take',
+    messages: {
+      oneUrl: 'one URL only, got {count}: {urls}',
+      twoResults: 'two result files are wanted, a then b; got {count}',
       snapshots: 'give two or three snapshots, oldest first, like: dyno heap diff before.heapsnapshot after.heapsnapshot',
+      oneRunFolder: 'give one run folder, like: dyno report .dyno/2026-11-22T10-00-00-flame',
       unexpected: 'unexpected "{arg}"; put the command after --',
       unexpectedWithLoad: 'unexpected "{arg}"; with --load, give the command after -- (with --against) or as --a and --b'
     }
@@ -69,7 +78,6 @@ export const ERROR_CODES = /** @type {const} */ ({
     meaning: 'the URL is missing, malformed, not http(s), not on this machine, lost its port to the shell, or says https:// to a plain HTTP server',
     messages: {
       missing: 'no URL given; pass one like {example}',
-      oneUrl: 'one URL only, got {count}: {urls}',
       notUrl: '"{url}" is not a URL; pass one like http://127.0.0.1:3000/',
       protocol: '"{url}" uses {protocol}; dyno load speaks http:// and https://',
       noHost: '"{url}" has no host',
@@ -97,7 +105,6 @@ export const ERROR_CODES = /** @type {const} */ ({
     messages: {
       unreadable: 'cannot read {file}: {why}',
       unreadableAs: 'cannot read the {what} file {file}: {why}',
-      twoResults: 'two result files are wanted, a then b; got {count}',
       missing: 'no such file: {file}',
       notJson: '{file} is not JSON; pass results written by dyno micro --json/--save or dyno load --json',
       notResult: '{file} is not a result dyno compare understands (dyno micro --json/--save, or dyno load --json, with a schemaVersion)',
@@ -169,7 +176,6 @@ export const ERROR_CODES = /** @type {const} */ ({
     exitCode: 2,
     meaning: 'the folder given to dyno report is not a dyno run folder, or is damaged',
     messages: {
-      oneRunFolder: 'give one run folder, like: dyno report .dyno/2026-11-22T10-00-00-flame',
       missing: '{path} does not exist; is {folder} a dyno run folder?',
       missingDoctor: '{path} does not exist; is {folder} a dyno doctor run folder?',
       unreadable: 'cannot read {path}: {why}',

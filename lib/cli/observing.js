@@ -103,7 +103,7 @@ export function printRunEnd (io, name, result, exitCode) {
 export function parseObservingArgs (command, argv) {
   const [own, target] = splitCommand(argv, command.flags)
   const { values, positionals, given } = parseFlags(command, own)
-  if (positionals.length > 0) throw dynoError('DYNO_BAD_FLAG.unexpected', { arg: positionals[0] })
+  if (positionals.length > 0) throw dynoError('DYNO_BAD_ARGUMENTS.unexpected', { arg: positionals[0] })
   return { values, target, given }
 }
 

@@ -18,7 +18,7 @@ export const command = /** @type {const} */ ({
  */
 export async function run (argv, io) {
   const { positionals } = parseFlags(command, argv)
-  if (positionals.length !== 1) throw dynoError('DYNO_BAD_RUN_FOLDER.oneRunFolder')
+  if (positionals.length !== 1) throw dynoError('DYNO_BAD_ARGUMENTS.oneRunFolder')
   const { result, exitCode } = await runReport({ folder: positionals[0] }, io)
   io.stdout.write(result.summarize(result.rendered, result.meta, createStyle(io.stdout)))
   return exitCode

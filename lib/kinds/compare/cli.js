@@ -61,7 +61,7 @@ export async function run (argv, io) {
   const loadOnly = LOAD_ONLY.find((name) => given.has(name))
   if (loadOnly) throw dynoError('DYNO_BAD_FLAG.onlyWithLoad', { flag: loadOnly })
   if (positionals.length !== 2) {
-    throw dynoError('DYNO_BAD_FILE.twoResults', { count: positionals.length })
+    throw dynoError('DYNO_BAD_ARGUMENTS.twoResults', { count: positionals.length })
   }
   const files = /** @type {[string, string]} */ (positionals)
   const { result, exitCode } = await runCompare({ files }, io)
@@ -75,7 +75,7 @@ export async function run (argv, io) {
  * @param {import('../../cli/io.js').IO} io
  */
 async function compareLoad (values, positionals, target, io) {
-  if (positionals.length > 0) throw dynoError('DYNO_BAD_FLAG.unexpectedWithLoad', { arg: positionals[0] })
+  if (positionals.length > 0) throw dynoError('DYNO_BAD_ARGUMENTS.unexpectedWithLoad', { arg: positionals[0] })
   const twoCommands = values.a !== undefined || values.b !== undefined
   if (values.against !== undefined && twoCommands) throw dynoError('DYNO_BAD_FLAG.againstAndAB')
   /** @type {import('./load-command.js').CompareLoadOptions['versions']} */

@@ -14,7 +14,7 @@ import { renderFolder } from './folder.js'
  * @param {import('../../commands/io.js').CommandIO} io
  */
 export async function runHeapDiff (options, io) {
-  if (options.files.length < 2 || options.files.length > 3) throw dynoError('DYNO_BAD_FLAG.snapshots')
+  if (options.files.length < 2 || options.files.length > 3) throw dynoError('DYNO_BAD_ARGUMENTS.snapshots')
   const files = options.files.map((file) => resolve(io.cwd, file))
   for (const [i, file] of files.entries()) {
     let info = null

@@ -94,7 +94,7 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
   if (positionals.length !== 1) {
     throw positionals.length === 0
       ? dynoError('DYNO_BAD_URL.missing', { example })
-      : dynoError('DYNO_BAD_URL.oneUrl', { count: positionals.length, urls: positionals.join(' ') })
+      : dynoError('DYNO_BAD_ARGUMENTS.oneUrl', { count: positionals.length, urls: positionals.join(' ') })
   }
   // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
   const duration = values.amount !== undefined && !given.has('duration') ? undefined : values.duration
