@@ -10,7 +10,12 @@
  * error raised in lib/, in step.
  *
  * Exit codes: 2, the user asked for something that cannot work; 1, the
- * target failed; 3, a bug in dyno.
+ * target failed (for dyno micro, a benchmark file or a case of it); 3, a bug
+ * in dyno.
+ *
+ * The DYNO_BENCH_* codes are not thrown: they name why dyno micro could not
+ * run a benchmark file or a case of it, in the report, on stderr and in
+ * --json, while the other files and cases still run.
  */
 export const ERROR_CODES = /** @type {const} */ ({
   DYNO_BAD_FLAG: {
@@ -401,6 +406,75 @@ export const ERROR_CODES = /** @type {const} */ ({
     messages: {
       snapshots: 'the app {how} before dyno had two heap snapshots',
       sampling: 'the app {how} before dyno had its allocation profile'
+    }
+  },
+  DYNO_BENCH_SYNTAX: {
+    exitCode: 1,
+    meaning: 'a benchmark file, or a module it imports, does not parse',
+    messages: {
+      at: '{name}: {message} ({place})',
+      plain: '{name}: {message}'
+    }
+  },
+  DYNO_BENCH_LOAD_THREW: {
+    exitCode: 1,
+    meaning: 'a benchmark file threw while it was loaded, before any case ran',
+    messages: {
+      at: '{name}: {message} ({place})',
+      plain: '{name}: {message}',
+      value: 'threw {value}'
+    }
+  },
+  DYNO_BENCH_BAD_CASE: {
+    exitCode: 1,
+    meaning: 'a benchmark file declares a case wrongly: bench() without a name or a function, or two cases of one name',
+    messages: {
+      noName: 'bench() needs a name as its first argument',
+      noNameInGroup: 'bench() needs a name as its first argument (in group "{group}")',
+      noFunction: 'bench("{name}") needs a function as its second argument',
+      twice: 'two cases are named "{name}"; give each its own name',
+      twiceInGroup: 'two cases are named "{name}" in group "{group}"; give each its own name'
+    }
+  },
+  DYNO_BENCH_NO_CASES: {
+    exitCode: 1,
+    meaning: 'a benchmark file declares no cases',
+    message: 'declares no cases; add some with bench(name, fn)'
+  },
+  DYNO_BENCH_CASE_GONE: {
+    exitCode: 1,
+    meaning: 'a case the benchmark file declared when dyno micro listed its cases is no longer declared (the file changed during the run)',
+    message: 'the case "{name}" is no longer declared by the file'
+  },
+  DYNO_BENCH_SETUP_THREW: {
+    exitCode: 1,
+    meaning: 'the setup of a case threw, or its promise rejected',
+    messages: {
+      at: '{name}: {message} ({place})',
+      plain: '{name}: {message}',
+      value: 'threw {value}'
+    }
+  },
+  DYNO_BENCH_CASE_THREW: {
+    exitCode: 1,
+    meaning: 'a case threw, or its promise rejected',
+    messages: {
+      at: '{name}: {message} ({place})',
+      plain: '{name}: {message}',
+      value: 'threw {value}'
+    }
+  },
+  DYNO_BENCH_TIMEOUT: {
+    exitCode: 1,
+    meaning: 'a case\'s process did not answer within --timeout (loading and warming up, or one slice): an async case that never settles?',
+    message: 'did not finish within {seconds} s (an async case that never settles? see --timeout)'
+  },
+  DYNO_BENCH_DIED: {
+    exitCode: 1,
+    meaning: 'a case\'s process ended without a result: it exited, crashed or ran out of memory',
+    messages: {
+      plain: 'its process died',
+      said: 'its process died: {line}'
     }
   },
   DYNO_INTERNAL: {

@@ -5,7 +5,7 @@ import { COMPARISON_SCHEMA_VERSION } from '../../stats/comparison.js'
 import { compareVersions } from './versions.js'
 import { dynoError } from '../../errors.js'
 import { runVersions } from '../../micro/versions.js'
-import { benchmarkFile, caseFailures, interruptedExitCode } from './command.js'
+import { benchmarkFile, caseFailures, failuresExitCode, interruptedExitCode } from './command.js'
 
 /**
  * `dyno micro <file> --against <ref>`: the benchmark file runs against the
@@ -82,7 +82,7 @@ export async function runMicroAgainst (options, io) {
       files: reports,
       failures
     }
-    return { result, exitCode: io.signal?.aborted ? interruptedExitCode(io.signal) : failures.length > 0 ? 1 : 0 }
+    return { result, exitCode: io.signal?.aborted ? interruptedExitCode(io.signal) : failuresExitCode(failures) }
   } finally {
     await tree.remove()
   }
@@ -95,6 +95,6 @@ export async function runMicroAgainst (options, io) {
  */
 function failuresOf (report, ref) {
   const versionName = (/** @type {'before' | 'after'} */ v) => (v === 'before' ? ` (at ${ref})` : ' (working tree)')
-  if (report.error) return [{ file: report.file + versionName(report.error.version), case: null, stage: report.error.stage, message: report.error.message }]
+  if (report.error) return [{ file: report.file + versionName(report.error.version), case: null, stage: report.error.stage, code: report.error.code, message: report.error.message }]
   return caseFailures(report.file + versionName('before'), report.groups.before).concat(caseFailures(report.file + versionName('after'), report.groups.after))
 }

@@ -1,6 +1,6 @@
 import { mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
-import { dynoError } from '../../errors.js'
+import { dynoError, exitCodeOf } from '../../errors.js'
 import { microResult } from '../../micro/result.js'
 import { runFile } from '../../micro/runner.js'
 import { addRun, microRuns } from '../../micro/saved.js'
@@ -19,6 +19,7 @@ import { signalExitCode } from '../../commands/io.js'
  * @property {string} file relative to cwd
  * @property {string | null} case `group › name`; null when the file itself failed
  * @property {string} stage
+ * @property {string} code a DYNO_BENCH_* code: what kind of failure
  * @property {string} message
  *
  * @typedef {object} MicroOutcome
@@ -64,8 +65,16 @@ export async function runMicro (options, io) {
     saved = { path: savePath, run: runs.runs.length }
   }
   const failures = failuresOf(reports, io.cwd)
-  const exitCode = io.signal?.aborted ? interruptedExitCode(io.signal) : failures.length > 0 ? 1 : 0
+  const exitCode = io.signal?.aborted ? interruptedExitCode(io.signal) : failuresExitCode(failures)
   return { result: { document, reports, saved, failures }, exitCode }
+}
+
+/**
+ * 0 when nothing failed; else the exit code the failures' codes are declared with (1).
+ * @param {Failure[]} failures
+ */
+export function failuresExitCode (failures) {
+  return Math.max(0, ...failures.map((f) => exitCodeOf(f.code)))
 }
 
 /**
