@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { DynoError, usageError } from './errors.js'
+import { DynoError, dynoError } from './errors.js'
 
 const run = promisify(execFile)
 
@@ -30,7 +30,7 @@ async function git (args, cwd) {
     return stdout.trim()
   } catch (err) {
     const e = /** @type {NodeJS.ErrnoException & { stderr?: string }} */ (err)
-    if (e.code === 'ENOENT') throw usageError('DYNO_NOT_GIT', '--against needs git, which is not on the PATH')
+    if (e.code === 'ENOENT') throw dynoError('DYNO_NOT_GIT.noGit')
     throw Object.assign(new Error(String(e.stderr ?? e.message).trim().split('\n')[0]), { cause: err })
   }
 }
@@ -43,11 +43,11 @@ async function git (args, cwd) {
 export async function resolveRef (cwd, ref) {
   const root = await git(['rev-parse', '--show-toplevel'], cwd).catch((/** @type {Error} */ err) => {
     if (err instanceof DynoError) throw err
-    throw usageError('DYNO_NOT_GIT', `${cwd} is not inside a git repository; --against compares with a version of the repository you run in`)
+    throw dynoError('DYNO_NOT_GIT.notRepository', { cwd })
   })
-  if (ref.startsWith('-') || ref.trim() === '') throw usageError('DYNO_BAD_REF', `"${ref}" is not a git ref; pass a branch, tag or commit, such as HEAD or main`)
+  if (ref.startsWith('-') || ref.trim() === '') throw dynoError('DYNO_BAD_REF.notRef', { ref })
   const commit = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], root).catch(() => '')
-  if (!commit) throw usageError('DYNO_BAD_REF', `no commit named "${ref}" in ${root}; pass a branch, tag or commit (git log --oneline lists them)`)
+  if (!commit) throw dynoError('DYNO_BAD_REF.noCommit', { ref, root })
   return { root, commit }
 }
 
@@ -66,7 +66,7 @@ export async function checkout (cwd, ref) {
   } catch (err) {
     rmSync(parent, { recursive: true, force: true })
     await git(['worktree', 'prune'], root).catch(() => {})
-    throw usageError('DYNO_CHECKOUT', `git could not check out ${ref}: ${/** @type {Error} */ (err).message}`)
+    throw dynoError('DYNO_CHECKOUT', { ref, why: /** @type {Error} */ (err).message })
   }
   const modules = join(root, 'node_modules')
   if (existsSync(modules) && !existsSync(join(dir, 'node_modules'))) symlinkSync(modules, join(dir, 'node_modules'), 'junction')

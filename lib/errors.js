@@ -1,9 +1,12 @@
+import { ERROR_CODES } from './error-codes.js'
+
 /**
- * Every error dyno raises on purpose carries a stable `DYNO_*` code (listed,
- * with their meanings, in error-codes.js) and an exit code: 2 when the user
- * asked for something that cannot work (a bad flag, URL or file), 1 when the
- * target failed (nothing listening, crashed, never answered), 3 for a bug in
- * dyno. The CLI prints `message` alone, never a stack trace.
+ * Every error dyno raises on purpose carries a stable `DYNO_*` code and an
+ * exit code: 2 when the user asked for something that cannot work (a bad
+ * flag, URL or file), 1 when the target failed (nothing listening, crashed,
+ * never answered), 3 for a bug in dyno. Each is declared once, with its
+ * message, in error-codes.js, and raised by name with `dynoError`. The CLI
+ * prints `message` alone, never a stack trace.
  */
 export class DynoError extends Error {
   /**
@@ -20,22 +23,92 @@ export class DynoError extends Error {
 }
 
 /**
- * A mistake in what the user asked for: exit code 2.
- * @param {string} code
- * @param {string} message
+ * @typedef {typeof ERROR_CODES} Registry
+ * @typedef {keyof Registry} ErrorCode
+ * @typedef {{ [C in ErrorCode]: Registry[C] extends { messages: infer M } ? `${C}.${keyof M & string}` : C }[ErrorCode]} ErrorId
+ *   a declared message: its code, and its name when the code has several (`DYNO_BAD_URL.notUrl`)
+ * @typedef {{ cause?: unknown }} ErrorOptions
  */
-export function usageError (code, message) {
-  return new DynoError(code, message, { exitCode: 2 })
+
+/**
+ * The names of the values a template takes: `{out}` takes `out`.
+ * @template {string} S
+ * @typedef {S extends `${string}{${infer P}}${infer R}` ? (P extends '' | `${string} ${string}` ? never : P) | Placeholders<R> : never} Placeholders
+ */
+
+/**
+ * @template {ErrorId} I
+ * @typedef {I extends `${infer C extends ErrorCode}.${infer K}` ? (Registry[C] extends { messages: infer M } ? M[K & keyof M] : never) : I extends ErrorCode ? (Registry[I] extends { message: infer T } ? T : never) : never} TemplateOf
+ */
+
+/**
+ * The values a message takes, then (for dynoError) the error's cause.
+ * @template {ErrorId} I
+ * @typedef {[Placeholders<TemplateOf<I> & string>] extends [never]
+ *   ? [values?: Record<string, never>, options?: ErrorOptions]
+ *   : [values: { [K in Placeholders<TemplateOf<I> & string>]: string | number }, options?: ErrorOptions]} ValuesOf
+ */
+
+/**
+ * The code and the words of a declared message, with its values in place.
+ */
+export const errorInfo = /** @type {<I extends ErrorId>(id: I, ...values: ValuesOf<I>) => { code: ErrorCode, message: string }} */ (render)
+
+/**
+ * A declared error, ready to throw: `throw dynoError('DYNO_BAD_OUT.notFolder', { out })`.
+ * Its exit code is the one its code is declared with.
+ */
+export const dynoError = /** @type {<I extends ErrorId>(id: I, ...values: ValuesOf<I>) => DynoError} */ (create)
+
+/**
+ * @param {string} id @param {Record<string, string | number>} [values]
+ * @returns {{ code: ErrorCode, message: string }}
+ */
+function render (id, values = {}) {
+  const [code, name] = /** @type {[ErrorCode, string | undefined]} */ (id.split('.'))
+  const entry = /** @type {{ message?: string, messages?: Record<string, string> } | undefined} */ (ERROR_CODES[code])
+  const template = name === undefined ? entry?.message : entry?.messages?.[name]
+  if (typeof template !== 'string') throw new TypeError(`${id} is not a message declared in lib/error-codes.js`)
+  const message = template.replace(/\{(\w+)\}/g, (_, key) => {
+    if (!(key in values)) throw new TypeError(`${id} takes a value for {${key}}`)
+    return String(values[key])
+  })
+  return { code, message }
 }
 
 /**
- * The target failed: exit code 1.
- * @param {string} code
- * @param {string} message
- * @param {unknown} [cause]
+ * @param {string} id @param {Record<string, string | number>} [values] @param {ErrorOptions} [options]
  */
-export function targetError (code, message, cause) {
-  return new DynoError(code, message, { exitCode: 1, cause })
+function create (id, values, options) {
+  const { code, message } = render(id, values)
+  return new DynoError(code, message, { exitCode: exitCodeOf(code), cause: options?.cause })
+}
+
+/**
+ * The exit code a code is declared with.
+ * @param {string} code
+ * @returns {1 | 2 | 3}
+ */
+export function exitCodeOf (code) {
+  return /** @type {Record<string, { exitCode: 1 | 2 | 3 }>} */ (ERROR_CODES)[code]?.exitCode ?? 3
+}
+
+/**
+ * A DynoError again, from what one carried across a thread or into a
+ * result: its code, message and exit code.
+ * @param {{ code: string, message: string, exitCode: number }} error
+ */
+export function revivedError ({ code, message, exitCode }) {
+  return new DynoError(code, message, { exitCode: /** @type {1 | 2 | 3} */ (exitCode) })
+}
+
+/**
+ * The same error, its message led by what it is about: `after (round 2): …`.
+ * @param {DynoError} err
+ * @param {string} label
+ */
+export function labelledError (err, label) {
+  return new DynoError(err.code, `${label}: ${err.message}`, { exitCode: /** @type {1 | 2 | 3} */ (err.exitCode), cause: err })
 }
 
 /**
@@ -45,7 +118,7 @@ export function targetError (code, message, cause) {
  */
 export function internalError (err) {
   const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err)
-  return new DynoError('DYNO_INTERNAL', `a bug in dyno (${detail}); please report it with the command line and this output`, { exitCode: 3, cause: err })
+  return dynoError('DYNO_INTERNAL.bug', { detail }, { cause: err })
 }
 
 /** What a file system error means, in words rather than a code. */

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { fileProblem, usageError } from './errors.js'
+import { dynoError, fileProblem } from './errors.js'
 
 /**
  * One run, one folder: `.dyno/<time>-<kind>/` holds the raw data in
@@ -67,7 +67,7 @@ function makeFolders (path, asGiven) {
     if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'ENOENT') throw cannotWrite(asGiven, err)
   }
   if (stat) {
-    if (!stat.isDirectory()) throw usageError('DYNO_BAD_OUT', `--out ${asGiven} is not a folder; give a folder for the run folders, like --out .dyno`)
+    if (!stat.isDirectory()) throw dynoError('DYNO_BAD_OUT.notFolder', { out: asGiven })
     return
   }
   const parent = dirname(path)
@@ -82,7 +82,7 @@ function makeFolders (path, asGiven) {
 /** @param {string} base @param {unknown} err */
 function cannotWrite (base, err) {
   const e = /** @type {NodeJS.ErrnoException} */ (err)
-  return usageError('DYNO_BAD_OUT', `cannot create a run folder in ${base} (${e.code ?? e.message}); give a writable folder with --out`)
+  return dynoError('DYNO_BAD_OUT.notWritable', { out: base, why: e.code ?? e.message })
 }
 
 /**
@@ -134,7 +134,7 @@ export function writeMeta (folder, meta) {
  */
 export function readMeta (folder) {
   const meta = /** @type {any} */ (readJson(folder, META))
-  if (!meta || typeof meta !== 'object') throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, META)} is not a dyno run's meta.json`)
+  if (!meta || typeof meta !== 'object') throw dynoError('DYNO_BAD_RUN_FOLDER.notMeta', { path: join(folder, META) })
   if (meta.schemaVersion === 1) {
     return {
       schemaVersion: 2,
@@ -157,7 +157,7 @@ export function readMeta (folder) {
       end: meta.exit ?? null
     }
   }
-  if (typeof meta.kind !== 'string') throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, META)} says no kind of run; is ${folder} a dyno run folder?`)
+  if (typeof meta.kind !== 'string') throw dynoError('DYNO_BAD_RUN_FOLDER.noKind', { path: join(folder, META), folder })
   return meta
 }
 
@@ -172,11 +172,13 @@ export function readJson (folder, name) {
     text = readFileSync(path, 'utf8')
   } catch (err) {
     const code = /** @type {NodeJS.ErrnoException} */ (err).code
-    throw usageError('DYNO_BAD_RUN_FOLDER', code === 'ENOENT' || code === 'ENOTDIR' ? `${path} does not exist; is ${folder} a dyno run folder?` : `cannot read ${path}: ${fileProblem(err)}`)
+    throw code === 'ENOENT' || code === 'ENOTDIR'
+      ? dynoError('DYNO_BAD_RUN_FOLDER.missing', { path, folder })
+      : dynoError('DYNO_BAD_RUN_FOLDER.unreadable', { path, why: fileProblem(err) })
   }
   try {
     return JSON.parse(text)
   } catch (err) {
-    throw usageError('DYNO_BAD_RUN_FOLDER', `${path} is not valid JSON: ${/** @type {Error} */ (err).message}`)
+    throw dynoError('DYNO_BAD_RUN_FOLDER.notJson', { path, why: /** @type {Error} */ (err).message })
   }
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 
 /**
  * Every command declares its flags once, as data; parsing, checking and the
@@ -91,7 +91,7 @@ export function parseFlags (command, argv) {
   try {
     parsed = parseArgs({ args, options: config, allowPositionals: true, strict: true })
   } catch (err) {
-    throw usageError('DYNO_BAD_FLAG', `${describeParseError(/** @type {NodeJS.ErrnoException} */ (err), flags)}; see dyno ${command.name} --help`)
+    throw parseError(/** @type {NodeJS.ErrnoException} */ (err), flags, command.name)
   }
   /** @type {Record<string, any>} */
   const values = {}
@@ -113,26 +113,29 @@ export function parseFlags (command, argv) {
 }
 
 /**
- * @param {NodeJS.ErrnoException} err
+ * @param {NodeJS.ErrnoException} err what parseArgs threw
  * @param {readonly Flag[]} flags
+ * @param {string} command
  */
-function describeParseError (err, flags) {
+function parseError (err, flags, command) {
   const option = /'([^']+)'/.exec(err.message)?.[1] ?? ''
   switch (err.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
       const name = option.replace(/^-+/, '').split('=')[0]
       // A suggestion only for a misspelt long name: two edits turn any short one into another.
       const close = name.length > 3 ? flags.find((f) => editDistance(f.name, name) <= 2) : undefined
-      return `unknown flag ${option}${close ? ` (did you mean --${close.name}?)` : ''}`
+      if (close) return dynoError('DYNO_BAD_FLAG.unknownDidYouMean', { flag: option, suggestion: close.name, command })
+      return dynoError('DYNO_BAD_FLAG.unknown', { flag: option, command })
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
       const name = /--([a-z-]+)/.exec(err.message)?.[1]
       const flag = flags.find((f) => f.name === name)
-      if (flag && flag.type === 'boolean') return `--${flag.name} takes no value`
-      return `--${name} needs a value${flag?.placeholder ? ` (${flag.placeholder})` : ''}`
+      if (flag && flag.type === 'boolean') return dynoError('DYNO_BAD_FLAG.takesNoValue', { flag: flag.name, command })
+      if (flag?.placeholder) return dynoError('DYNO_BAD_FLAG.needsValueLike', { flag: String(name), placeholder: flag.placeholder, command })
+      return dynoError('DYNO_BAD_FLAG.needsValue', { flag: String(name), command })
     }
     default:
-      return err.message.split('\n')[0]
+      return dynoError('DYNO_BAD_FLAG.unparsed', { problem: err.message.split('\n')[0], command })
   }
 }
 
@@ -169,22 +172,24 @@ function convert (flag, raw) {
   }
   const label = `${flag.short ? `-${flag.short}/` : ''}--${flag.name}`
   if (!Number.isFinite(value)) {
-    const expected = flag.type === 'duration' ? 'a duration like 10, 10s, 500ms or 2m' : flag.type === 'integer' ? 'a whole number' : 'a number'
-    throw usageError('DYNO_BAD_FLAG', `${label} takes ${expected}, not "${text}"`)
+    if (flag.type === 'duration') throw dynoError('DYNO_BAD_FLAG.notDuration', { flag: label, text })
+    throw dynoError(flag.type === 'integer' ? 'DYNO_BAD_FLAG.notWholeNumber' : 'DYNO_BAD_FLAG.notNumber', { flag: label, text })
   }
   if (flag.type === 'integer' && !Number.isInteger(value)) {
-    throw usageError('DYNO_BAD_FLAG', `${label} takes a whole number, not "${text}"`)
+    throw dynoError('DYNO_BAD_FLAG.notWholeNumber', { flag: label, text })
   }
   const min = flag.min ?? (flag.type === 'integer' ? 0 : Number.MIN_VALUE)
   if (value < min) {
-    throw usageError('DYNO_BAD_FLAG', `${label} must be ${min === Number.MIN_VALUE ? 'above 0' : `at least ${min}`}, not ${text}`)
+    throw min === Number.MIN_VALUE ? dynoError('DYNO_BAD_FLAG.notAboveZero', { flag: label, text }) : dynoError('DYNO_BAD_FLAG.belowMin', { flag: label, min, text })
   }
   if (flag.max !== undefined && value > flag.max) {
-    throw usageError('DYNO_BAD_FLAG', `${label} must be at most ${flag.max}${flag.maxReason ? ` (${flag.maxReason})` : ''}, not ${text}`)
+    throw flag.maxReason
+      ? dynoError('DYNO_BAD_FLAG.aboveMaxBecause', { flag: label, max: flag.max, reason: flag.maxReason, text })
+      : dynoError('DYNO_BAD_FLAG.aboveMax', { flag: label, max: flag.max, text })
   }
   // Past Node's longest timer, a timeout would fire at once.
   if (flag.type === 'duration' && !flag.longerThanTimers && value > MAX_DURATION_S) {
-    throw usageError('DYNO_BAD_FLAG', `${label} must be at most ${MAX_DURATION_S} seconds (24 days, the longest timer Node.js can set), not ${text}`)
+    throw dynoError('DYNO_BAD_FLAG.beyondTimers', { flag: label, max: MAX_DURATION_S, text })
   }
   return value
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { runMicro } from '../kinds/micro/command.js'
-import { DynoError, usageError } from '../errors.js'
+import { DynoError, dynoError } from '../errors.js'
 import { command, microPrinter } from '../kinds/micro/cli.js'
 import { parseFlags } from './flags.js'
 import { microSettings } from '../micro/settings.js'
@@ -56,7 +56,7 @@ const STANDALONE = {
 function commandLine (args) {
   const known = STANDALONE.flags.flatMap((flag) => [`--${flag.name}`, `-${flag.short}`])
   const other = args.find((arg) => !known.includes(arg))
-  if (other !== undefined) throw usageError('DYNO_BAD_FLAG', `a benchmark file run by node takes --quick and --json, not "${other}"; for other settings pass them to run({ rounds, warmup, time, timeout }) or use dyno micro`)
+  if (other !== undefined) throw dynoError('DYNO_BAD_FLAG.standalone', { arg: other })
   const { values } = parseFlags(STANDALONE, args)
   return { quick: values.quick === true, json: values.json === true }
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 import { splitWords } from '../observe/command.js'
 import { checkLoadUrl, withPort } from '../observe/load-url.js'
 import { renderLoadHeader } from '../kinds/load/terminal.js'
@@ -32,9 +32,9 @@ export const OBSERVING_FLAGS = /** @type {const} */ ([
  * @returns {Promise<import('../commands/observed-run.js').ObservingOptions>}
  */
 export async function observingOptions (values, target, io) {
-  if (target.length === 0) throw usageError('DYNO_NO_COMMAND', 'no command to observe; give it after --, like: -- node app.js')
-  if (values.load !== undefined && values['on-port'] !== undefined) throw usageError('DYNO_BAD_FLAG', '--load and --on-port both drive the app; pass one')
-  if (values.out.trim() === '') throw usageError('DYNO_BAD_FLAG', '--out takes a folder, not an empty value; leave it out for .dyno')
+  if (target.length === 0) throw dynoError('DYNO_NO_COMMAND.observe')
+  if (values.load !== undefined && values['on-port'] !== undefined) throw dynoError('DYNO_BAD_FLAG.loadAndOnPort')
+  if (values.out.trim() === '') throw dynoError('DYNO_BAD_FLAG.emptyOut')
   return {
     command: target,
     load: values.load === undefined ? null : await loadFlag(values.load, io),
@@ -147,7 +147,7 @@ function printRunEnd (io, name, result, exitCode) {
 export function parseObservingArgs (command, argv) {
   const [own, target] = splitCommand(argv, command.flags)
   const { values, positionals, given } = parseFlags(command, own)
-  if (positionals.length > 0) throw usageError('DYNO_BAD_FLAG', `unexpected "${positionals[0]}"; put the command after --`)
+  if (positionals.length > 0) throw dynoError('DYNO_BAD_ARGUMENTS.unexpected', { arg: positionals[0] })
   return { values, target, given }
 }
 

@@ -1,5 +1,5 @@
 import { runReport } from '../commands/report.js'
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 import { createStyle } from '../report/style.js'
 import { parseFlags } from './flags.js'
 
@@ -18,7 +18,7 @@ export const command = /** @type {const} */ ({
  */
 export async function run (argv, io) {
   const { positionals } = parseFlags(command, argv)
-  if (positionals.length !== 1) throw usageError('DYNO_BAD_RUN_FOLDER', 'give one run folder, like: dyno report .dyno/2026-11-22T10-00-00-flame')
+  if (positionals.length !== 1) throw dynoError('DYNO_BAD_ARGUMENTS.oneRunFolder')
   const { result, exitCode } = await runReport({ folder: positionals[0] }, io)
   io.stdout.write(result.summarize(result.rendered, result.meta, createStyle(io.stdout)))
   return exitCode

@@ -1,12 +1,12 @@
 import { DEFAULTS } from '../load/options.js'
 import { rmSync } from 'node:fs'
-import { DynoError, targetError, usageError } from '../errors.js'
+import { DynoError, dynoError } from '../errors.js'
 import { describeAppEnd } from '../observe/app-end.js'
 import { notNode } from '../observe/app.js'
-import { describeOnPortFailure } from '../observe/on-port.js'
+import { onPortError } from '../observe/on-port.js'
 import { observe } from '../observe/observe.js'
 import { busiestOnPort, chooseProcess } from '../observe/processes.js'
-import { loadVerdict } from '../load/verdict.js'
+import { loadFailure } from '../load/verdict.js'
 import { displayUrl } from '../load/options.js'
 import { createRunFolder, writeMeta } from '../run-folder.js'
 import { observeHooks, signalExitCode } from './io.js'
@@ -129,20 +129,15 @@ export function servingProcess (run, busy) {
  */
 function runFailure (observed) {
   if (observed.failure) {
-    return observed.failure instanceof DynoError ? observed.failure : targetError('DYNO_LOAD_FAILED', `the load failed: ${/** @type {Error} */ (observed.failure).message}`)
+    return observed.failure instanceof DynoError ? observed.failure : dynoError('DYNO_LOAD_FAILED.broke', { why: /** @type {Error} */ (observed.failure).message })
   }
   if (observed.load && !observed.interrupted) {
     // The load judged as dyno load judges it: a target that answered nothing failed.
-    const verdict = loadVerdict(observed.load)
-    if (verdict.message) {
-      const failure = observed.load.failure
-      return failure ? new DynoError(failure.code, verdict.message, { exitCode: failure.exitCode }) : targetError('DYNO_LOAD_FAILED', verdict.message)
-    }
+    const failure = loadFailure(observed.load)
+    if (failure) return failure
   }
   const onPort = observed.onPort
-  if (onPort?.failed) {
-    return onPort.code === 127 ? usageError('DYNO_ON_PORT_NOT_FOUND', describeOnPortFailure(onPort)) : targetError('DYNO_ON_PORT_FAILED', describeOnPortFailure(onPort))
-  }
+  if (onPort?.failed) return onPortError(onPort)
   return null
 }
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 import { KINDS, findKind } from '../kinds.js'
 import { readMeta } from '../run-folder.js'
 
@@ -15,7 +15,7 @@ export async function runReport (options, io) {
   const kind = findKind(meta.kind)
   if (!kind?.folder) {
     const kinds = KINDS.filter((k) => k.folder).map((k) => k.name).join(', ')
-    throw usageError('DYNO_BAD_RUN_FOLDER', `${options.folder} holds a "${meta.kind}" run, which this dyno cannot render; the kinds it renders are ${kinds}`)
+    throw dynoError('DYNO_BAD_RUN_FOLDER.unknownKind', { folder: options.folder, kind: meta.kind, kinds })
   }
   const folderModule = await kind.folder()
   let rendered
@@ -24,7 +24,7 @@ export async function runReport (options, io) {
   } catch (err) {
     const code = /** @type {NodeJS.ErrnoException} */ (err).code
     if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw err
-    throw usageError('DYNO_FOLDER_NOT_WRITABLE', `cannot write the reports into ${options.folder} (${code}): dyno report writes them beside the data; copy the folder somewhere writable and name the copy`)
+    throw dynoError('DYNO_FOLDER_NOT_WRITABLE', { folder: options.folder, code })
   }
   return { result: { folder, kind: meta.kind, meta, rendered, summarize: folderModule.summarize }, exitCode: 0 }
 }

@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto'
+import { dynoError } from '../errors.js'
 
 /**
  * Node's TLS ignores a certificate authority it cannot read, and the run
@@ -8,22 +9,19 @@ import { X509Certificate } from 'node:crypto'
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g
 
 /**
- * What is wrong with a certificate authority given as PEM text, or null.
+ * What is wrong with a certificate authority given as PEM text, as the
+ * error to throw, or null.
  * @param {string | Buffer} ca
  */
-export function caProblem (ca) {
+export function caError (ca) {
   const text = Buffer.isBuffer(ca) ? ca.toString('latin1') : String(ca)
   const blocks = text.match(PEM_CERTIFICATE)
-  if (blocks === null) {
-    return text.includes('-----BEGIN')
-      ? 'holds no certificate (a key or a request?); pass the CA certificate, in PEM'
-      : 'is not a PEM certificate (it must start with -----BEGIN CERTIFICATE-----); convert a DER file with: openssl x509 -inform der -in ca.der -out ca.pem'
-  }
+  if (blocks === null) return dynoError(text.includes('-----BEGIN') ? 'DYNO_BAD_CA.noCertificate' : 'DYNO_BAD_CA.notPem')
   for (const block of blocks) {
     try {
       new X509Certificate(block) // eslint-disable-line no-new
     } catch {
-      return 'holds a PEM block that is not a valid certificate'
+      return dynoError('DYNO_BAD_CA.badBlock')
     }
   }
   return null

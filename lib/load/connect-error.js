@@ -1,4 +1,4 @@
-import { targetError, usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 import { accepts, isLocalhost, otherLoopback } from './loopback.js'
 
 /**
@@ -20,7 +20,8 @@ export async function explainConnectError (err, target) {
   const other = err.code === 'ECONNREFUSED' ? otherLoopback(target.hostname) : undefined
   if (other !== undefined && await accepts(other, target.port)) {
     const family = other === '::1' ? 'IPv6' : 'IPv4'
-    return targetError('DYNO_TARGET_REFUSED', `nothing is listening on ${where(target.hostname, target.port)}, but ${where(other, target.port)} accepts connections: the server listens on ${family} only; put ${other === '::1' ? '[::1]' : other} or localhost in the URL`, err)
+    const host = other === '::1' ? '[::1]' : other
+    return dynoError('DYNO_TARGET_REFUSED.otherFamily', { at: where(target.hostname, target.port), other: where(other, target.port), family, host }, { cause: err })
   }
   return describeConnectError(err, target)
 }
@@ -33,36 +34,32 @@ function describeConnectError (err, target) {
   const at = where(target.hostname, target.port)
   switch (err.code) {
     case 'ECONNREFUSED': {
-      const tried = isLocalhost(target.hostname) ? ' (neither 127.0.0.1 nor ::1)' : ''
-      return targetError('DYNO_TARGET_REFUSED', `nothing is listening on ${at}${tried}; start the server first, or check the port`, err)
+      return dynoError(isLocalhost(target.hostname) ? 'DYNO_TARGET_REFUSED.refusedBoth' : 'DYNO_TARGET_REFUSED.refused', { at }, { cause: err })
     }
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return usageError('DYNO_BAD_URL', `cannot resolve the host in ${at}; check the URL`)
+      return dynoError('DYNO_BAD_URL.unresolved', { at })
     case 'EADDRNOTAVAIL':
     case 'ENETUNREACH':
     case 'EHOSTUNREACH':
-      return targetError('DYNO_TARGET_UNREACHABLE', `cannot reach ${at} (${err.code})`, err)
+      return dynoError('DYNO_TARGET_UNREACHABLE', { at, code: err.code }, { cause: err })
     case 'ETIMEDOUT':
-      return targetError('DYNO_TARGET_TIMEOUT', `${at} did not accept a connection in time; is the server overloaded or the port filtered?`, err)
+      return dynoError('DYNO_TARGET_TIMEOUT', { at }, { cause: err })
     case 'ECONNRESET':
-      return targetError('DYNO_TARGET_RESET', `${at} reset the connection at once; is it an HTTP server?`, err)
+      return dynoError('DYNO_TARGET_RESET', { at }, { cause: err })
     case 'EMFILE':
     case 'ENFILE':
-      return usageError('DYNO_OVER_LIMIT', `this process ran out of open files while connecting to ${at} (${err.code}); lower -c, or raise the open-file limit (ulimit -n)`)
+      return dynoError('DYNO_OVER_LIMIT.ranOut', { at, code: err.code })
     case 'ERR_SSL_WRONG_VERSION_NUMBER':
-      return usageError('DYNO_BAD_URL', `${at} does not speak TLS (it answered in plain text); for a plain HTTP server, use http:// in the URL`)
+      return dynoError('DYNO_BAD_URL.notTls', { at })
   }
   if (isCertificateError(err.code)) {
-    const hint = target.ca !== undefined
-      ? 'is the --ca file the authority that signed it? --insecure skips verification'
-      : 'pass --ca <file> to trust its issuer, or --insecure to skip verification'
-    return targetError('DYNO_TLS_CERTIFICATE', `the certificate of ${at} does not verify (${reason(err)}); ${hint}`, err)
+    return dynoError(target.ca !== undefined ? 'DYNO_TLS_CERTIFICATE.notByCa' : 'DYNO_TLS_CERTIFICATE.untrusted', { at, why: reason(err) }, { cause: err })
   }
   if (isTlsError(err.code)) {
-    return targetError('DYNO_TLS_FAILED', `TLS handshake with ${at} failed (${reason(err)}); is it an https:// server?`, err)
+    return dynoError('DYNO_TLS_FAILED', { at, why: reason(err) }, { cause: err })
   }
-  return targetError('DYNO_TARGET_FAILED', `cannot connect to ${at}: ${reason(err)}`, err)
+  return dynoError('DYNO_TARGET_FAILED', { at, why: reason(err) }, { cause: err })
 }
 
 /** `host:port`, with an IPv6 address in brackets. @param {string} hostname @param {number} port */

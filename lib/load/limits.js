@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 
 /**
  * What this machine and process allow a run, checked before it starts: past
@@ -84,25 +84,25 @@ export function socketBudget (workers) {
 export function checkLimits (run) {
   const { connections, pipelining, workers } = run
   if (pipelining > MAX_PIPELINING) {
-    throw usageError('DYNO_OVER_LIMIT', `-p ${pipelining} is more than the ${count(MAX_PIPELINING)} requests in flight dyno keeps on one connection; lower -p`)
+    throw dynoError('DYNO_OVER_LIMIT.pipelining', { pipelining, max: count(MAX_PIPELINING) })
   }
   const cores = availableParallelism()
   const maxWorkers = Math.max(16, 4 * cores)
   if (workers > maxWorkers) {
-    throw usageError('DYNO_OVER_LIMIT', `-w ${workers} starts ${workers} threads on ${cores} CPUs; beyond ${maxWorkers} they only add overhead; lower -w`)
+    throw dynoError('DYNO_OVER_LIMIT.workers', { workers, cores, max: maxWorkers })
   }
   const budget = socketBudget(workers)
   const check = (/** @type {number} */ n, /** @type {string} */ flag) => {
     if (n <= budget.sockets) return
     if (n > budget.ports) {
-      throw usageError('DYNO_OVER_LIMIT', `${flag} ${n} needs a local port per connection, and this system has ${count(budget.ports)}${process.platform === 'linux' ? ' (net.ipv4.ip_local_port_range)' : ''}; lower ${flag}`)
+      throw dynoError(process.platform === 'linux' ? 'DYNO_OVER_LIMIT.portsLinux' : 'DYNO_OVER_LIMIT.ports', { flag, n, ports: count(budget.ports) })
     }
     const wanted = niceCeil(n + (budget.limit ?? 0) - budget.sockets)
-    throw usageError('DYNO_OVER_LIMIT', `${flag} ${n} needs an open file per connection, and this process may open ${count(budget.sockets)} more (its open-file limit is ${budget.limit}); raise it with "ulimit -n ${wanted}" before starting dyno (as root beyond the hard limit, ulimit -Hn), or lower ${flag}`)
+    throw dynoError('DYNO_OVER_LIMIT.openFiles', { flag, n, sockets: count(budget.sockets), limit: String(budget.limit), wanted })
   }
   check(connections, '-c')
   if (connections * pipelining > MAX_IN_FLIGHT) {
-    throw usageError('DYNO_OVER_LIMIT', `-c ${connections} with -p ${pipelining} keeps ${count(connections * pipelining)} requests in flight; dyno keeps at most ${count(MAX_IN_FLIGHT)}; lower -c or -p`)
+    throw dynoError('DYNO_OVER_LIMIT.inFlight', { connections, pipelining, inFlight: count(connections * pipelining), max: count(MAX_IN_FLIGHT) })
   }
   if (!run.openModel) return run.maxConnections
   if (run.maxConnectionsGiven) {

@@ -1,7 +1,7 @@
-import { usageError } from '../errors.js'
-import { caProblem } from './ca.js'
+import { dynoError } from '../errors.js'
+import { caError } from './ca.js'
 import { checkLimits } from './limits.js'
-import { firstBadRequest, headersProblem, methodProblem } from './request-check.js'
+import { firstBadRequest, headersError, methodProblem } from './request-check.js'
 import { shareOf, stripe } from './segment.js'
 
 /**
@@ -103,38 +103,35 @@ export function resolveOptions (options) {
   const maxConnectionsGiven = options.maxConnections !== undefined
   const maxConnections = positiveInteger(options.maxConnections ?? Math.max(DEFAULTS.maxConnections, connections), 'maxConnections')
   if (maxConnections < connections) {
-    throw usageError('DYNO_BAD_OPTION', `max connections (${maxConnections}) is below connections (${connections}); raise --max-connections`)
+    throw dynoError('DYNO_BAD_OPTION.maxConnections', { max: maxConnections, connections })
   }
   const segment = segmentOf(options.segment)
   const own = (/** @type {number} */ total) => shareOf(total, stripe([segment]))
-  if (own(connections) === 0 || own(amount) === 0) {
-    const what = own(connections) === 0 ? `-c ${connections} connections` : `-a ${amount} requests`
-    throw usageError('DYNO_EMPTY_SEGMENT', `segment ${segment.index}/${segment.count} has nothing to do: ${segment.count} generators share ${what}; give at least ${segment.count}, or use fewer generators`)
-  }
+  if (own(connections) === 0) throw dynoError('DYNO_EMPTY_SEGMENT.connections', { ...segment, connections })
+  if (own(amount) === 0) throw dynoError('DYNO_EMPTY_SEGMENT.amount', { ...segment, amount })
   if (workers > own(connections)) {
-    throw usageError('DYNO_BAD_OPTION', segment.count === 1
-      ? `${workers} workers need at least as many connections; raise -c to ${workers} or more`
-      : `${workers} workers need at least as many connections, and segment ${segment.index}/${segment.count} has ${own(connections)} of the ${connections}; raise -c or lower -w`)
+    if (segment.count === 1) throw dynoError('DYNO_BAD_OPTION.workers', { workers })
+    throw dynoError('DYNO_EMPTY_SEGMENT.workers', { workers, ...segment, own: own(connections), connections })
   }
   const startAt = options.startAt === undefined ? null : startTime(options.startAt)
   const method = String(options.method ?? DEFAULTS.method).toUpperCase()
   const badMethod = methodProblem(method)
-  if (badMethod !== null) throw usageError('DYNO_BAD_OPTION', `${JSON.stringify(options.method)} is not an HTTP method`)
+  if (badMethod !== null) throw dynoError('DYNO_BAD_OPTION.method', { method: String(JSON.stringify(options.method)) })
   const headers = withCredentials({ ...options.headers }, url)
-  const badHeader = headersProblem(headers)
-  if (badHeader !== null) throw usageError('DYNO_BAD_HEADER', badHeader)
+  const badHeaders = headersError(headers)
+  if (badHeaders !== null) throw badHeaders
   if (options.ca !== undefined) {
-    const problem = caProblem(options.ca)
-    if (problem !== null) throw usageError('DYNO_BAD_CA', `the certificate authority (--ca) ${problem}`)
+    const badCa = caError(options.ca)
+    if (badCa !== null) throw badCa
   }
   const requests = options.requests ?? [{}]
   if (!Array.isArray(requests) || requests.length === 0) {
-    throw usageError('DYNO_BAD_REQUESTS', 'requests must be a non-empty array of request descriptions')
+    throw dynoError('DYNO_BAD_REQUESTS.notArray')
   }
   const bad = firstBadRequest(requests)
-  if (bad !== null) throw usageError('DYNO_BAD_REQUESTS', `request ${bad.index + 1}: ${bad.problem}`)
+  if (bad !== null) throw dynoError('DYNO_BAD_REQUESTS.badRequest', { number: bad.index + 1, problem: bad.problem })
   if (workers > 0 && options.requests && !options.requestsFile && requests.some(hasHooks)) {
-    throw usageError('DYNO_BAD_REQUESTS', 'requests with hooks cannot move to worker threads; pass them as requestsFile instead')
+    throw dynoError('DYNO_BAD_REQUESTS.hooksInWorkers')
   }
   const maxOpen = checkLimits({ connections, pipelining, workers, maxConnections, maxConnectionsGiven, openModel: rate > 0 })
   const tls = url.protocol === 'https:'
@@ -178,17 +175,15 @@ function segmentOf (segment) {
   if (segment === undefined) return { index: 0, count: 1 }
   const { index, count } = segment
   if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 0 || index >= count) {
-    throw usageError('DYNO_BAD_SEGMENT', `segment ${index}/${count} is not one: give i/n with 0 <= i < n, like 0/3, 1/3 and 2/3 for three generators`)
+    throw dynoError('DYNO_BAD_SEGMENT.option', { index, count })
   }
   return { index, count }
 }
 
 /** @param {number} at epoch ms */
 function startTime (at) {
-  if (!Number.isFinite(at)) throw usageError('DYNO_BAD_START', 'the start time is not a time; give an ISO 8601 time (2026-11-26T10:00:00Z) or epoch milliseconds')
-  if (at - Date.now() > MAX_START_WAIT_MS) {
-    throw usageError('DYNO_BAD_START', `--start-at ${new Date(at).toISOString()} is more than an hour away; give a time a little after every generator is started`)
-  }
+  if (!Number.isFinite(at)) throw dynoError('DYNO_BAD_START.notTime')
+  if (at - Date.now() > MAX_START_WAIT_MS) throw dynoError('DYNO_BAD_START.tooFar', { at: new Date(at).toISOString() })
   return at
 }
 
@@ -228,25 +223,25 @@ function hasHooks (spec) {
 /** @param {string} raw */
 export function parseTargetUrl (raw) {
   if (typeof raw !== 'string' || raw === '') {
-    throw usageError('DYNO_BAD_URL', 'no URL given; pass one like http://127.0.0.1:3000/')
+    throw dynoError('DYNO_BAD_URL.missing', { example: 'http://127.0.0.1:3000/' })
   }
   let url
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`)
   } catch {
-    throw usageError('DYNO_BAD_URL', `"${raw}" is not a URL; pass one like http://127.0.0.1:3000/`)
+    throw dynoError('DYNO_BAD_URL.notUrl', { url: raw })
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw usageError('DYNO_BAD_URL', `"${raw}" uses ${url.protocol.slice(0, -1)}; dyno load speaks http:// and https://`)
+    throw dynoError('DYNO_BAD_URL.protocol', { url: raw, protocol: url.protocol.slice(0, -1) })
   }
-  if (url.hostname === '') throw usageError('DYNO_BAD_URL', `"${raw}" has no host`)
+  if (url.hostname === '') throw dynoError('DYNO_BAD_URL.noHost', { url: raw })
   return url
 }
 
 /** @param {unknown} value @param {string} name */
 function positiveInteger (value, name) {
   if (!Number.isInteger(value) || /** @type {number} */ (value) < 1) {
-    throw usageError('DYNO_BAD_OPTION', `${name} must be a whole number of at least 1, not ${String(value)}`)
+    throw dynoError('DYNO_BAD_OPTION.atLeastOne', { name, value: String(value) })
   }
   return /** @type {number} */ (value)
 }
@@ -254,7 +249,7 @@ function positiveInteger (value, name) {
 /** @param {unknown} value @param {string} name */
 function nonNegativeInteger (value, name) {
   if (!Number.isInteger(value) || /** @type {number} */ (value) < 0) {
-    throw usageError('DYNO_BAD_OPTION', `${name} must be a whole number of at least 0, not ${String(value)}`)
+    throw dynoError('DYNO_BAD_OPTION.atLeastZero', { name, value: String(value) })
   }
   return /** @type {number} */ (value)
 }
@@ -262,7 +257,7 @@ function nonNegativeInteger (value, name) {
 /** @param {unknown} value @param {string} name */
 function positiveNumber (value, name) {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw usageError('DYNO_BAD_OPTION', `${name} must be a number above 0, not ${String(value)}`)
+    throw dynoError('DYNO_BAD_OPTION.aboveZero', { name, value: String(value) })
   }
   return value
 }

@@ -1,3 +1,5 @@
+import { dynoError } from '../errors.js'
+
 /**
  * What makes a request description sendable. A bad method, path or header
  * name would go out as malformed HTTP and come back as a wall of 400s; each
@@ -27,11 +29,19 @@ export function pathProblem (path) {
 
 /** @param {unknown} headers */
 export function headersProblem (headers) {
-  if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) return 'headers must be an object of names and values'
+  return headersError(headers)?.message ?? null
+}
+
+/**
+ * What is wrong with the headers, as the error to throw, or null.
+ * @param {unknown} headers
+ */
+export function headersError (headers) {
+  if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) return dynoError('DYNO_BAD_HEADER.notObject')
   for (const [name, value] of Object.entries(headers)) {
-    if (!TOKEN.test(name)) return `"${name}" is not a valid header name`
-    if (typeof value !== 'string' && typeof value !== 'number') return `the value of header "${name}" must be a string`
-    if (BAD_VALUE.test(String(value))) return `the value of header "${name}" contains a line break`
+    if (!TOKEN.test(name)) return dynoError('DYNO_BAD_HEADER.badName', { name })
+    if (typeof value !== 'string' && typeof value !== 'number') return dynoError('DYNO_BAD_HEADER.notString', { name })
+    if (BAD_VALUE.test(String(value))) return dynoError('DYNO_BAD_HEADER.lineBreak', { name })
   }
   return null
 }

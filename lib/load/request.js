@@ -1,4 +1,4 @@
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 import { builtRequestProblem } from './request-check.js'
 
 /**
@@ -123,7 +123,7 @@ export function buildDynamicRequest (request, context, host) {
 function encodeBuilt (request, copy, built, host) {
   const spec = built === undefined || built === null || built === copy ? copy : { ...copy, ...built }
   const problem = builtRequestProblem(request.spec, built, spec)
-  if (problem !== null) throw usageError('DYNO_REQUEST_HOOK', `the setupRequest hook of ${describeRequest(request)} returned ${problem}`)
+  if (problem !== null) throw dynoError('DYNO_REQUEST_HOOK.returned', { request: describeRequest(request), problem })
   if (spec.method !== request.spec.method) spec.method = /** @type {string} */ (spec.method).toUpperCase()
   return encodeRequest(spec, host)
 }
@@ -138,7 +138,7 @@ function isThenable (value) {
  * @param {string} hook @param {EncodedRequest} request @param {unknown} err
  */
 export function hookError (hook, request, err) {
-  return usageError('DYNO_REQUEST_HOOK', `the ${hook} hook of ${describeRequest(request)} threw: ${err instanceof Error ? err.message : String(err)}`)
+  return dynoError('DYNO_REQUEST_HOOK.threw', { hook, request: describeRequest(request), why: err instanceof Error ? err.message : String(err) })
 }
 
 /** `request 2 (POST /orders) in flow.mjs` @param {EncodedRequest} request */

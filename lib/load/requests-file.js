@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { extname, isAbsolute, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 import { firstBadRequest } from './request-check.js'
 
 /**
@@ -19,12 +19,12 @@ export async function loadRequestsFile (file) {
     try {
       text = await readFile(path, 'utf8')
     } catch (err) {
-      throw usageError('DYNO_BAD_REQUESTS_FILE', `cannot read requests file ${file}: ${/** @type {Error} */ (err).message}`)
+      throw dynoError('DYNO_BAD_REQUESTS_FILE.unreadable', { file, why: /** @type {Error} */ (err).message })
     }
     try {
       requests = JSON.parse(text)
     } catch (err) {
-      throw usageError('DYNO_BAD_REQUESTS_FILE', `requests file ${file} is not valid JSON: ${/** @type {Error} */ (err).message}`)
+      throw dynoError('DYNO_BAD_REQUESTS_FILE.notJson', { file, why: /** @type {Error} */ (err).message })
     }
   } else {
     let mod
@@ -33,16 +33,16 @@ export async function loadRequestsFile (file) {
     } catch (err) {
       const e = /** @type {NodeJS.ErrnoException} */ (err)
       const why = e.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(path) ? 'no such file' : e.code === 'ERR_UNSUPPORTED_DIR_IMPORT' ? 'it is a folder, not a file' : e.message
-      throw usageError('DYNO_BAD_REQUESTS_FILE', `cannot load requests file ${file}: ${why}`)
+      throw dynoError('DYNO_BAD_REQUESTS_FILE.notLoaded', { file, why })
     }
     requests = mod.requests ?? mod.default
     if (requests && !Array.isArray(requests) && Array.isArray(requests.requests)) requests = requests.requests
   }
   if (!Array.isArray(requests) || requests.length === 0) {
-    throw usageError('DYNO_BAD_REQUESTS_FILE', `requests file ${file} must export a non-empty array of requests like { method, path, headers, body }`)
+    throw dynoError('DYNO_BAD_REQUESTS_FILE.noRequests', { file })
   }
   const bad = firstBadRequest(requests)
-  if (bad !== null) throw usageError('DYNO_BAD_REQUESTS_FILE', `requests file ${displayPath(file)}, request ${bad.index + 1}: ${bad.problem}`)
+  if (bad !== null) throw dynoError('DYNO_BAD_REQUESTS_FILE.badRequest', { file: displayPath(file), number: bad.index + 1, problem: bad.problem })
   return requests
 }
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import { DynoError, internalError } from '../errors.js'
+import { dynoError, revivedError } from '../errors.js'
 import { engineConfig } from './config.js'
 import { LoadEngine } from './engine.js'
 import { isLocalhost, loopbackAddress } from './loopback.js'
@@ -112,9 +112,9 @@ async function runInWorkers (options, report, signal) {
       if (message.type === 'result') {
         resolve(message.raw)
       } else if (message.type === 'error') {
-        reject(new DynoError(message.code, message.message, { exitCode: message.exitCode }))
+        reject(revivedError(message))
       } else if (message.type === 'crash') {
-        reject(internalError(`load worker ${index} crashed: ${message.message}`))
+        reject(dynoError('DYNO_INTERNAL.workerCrashed', { worker: index, detail: message.message }))
       } else if (message.type === 'tick') {
         ticks[index] = message.tick
         // Report once all workers have reported this second.
@@ -130,8 +130,8 @@ async function runInWorkers (options, report, signal) {
         }
       }
     })
-    worker.on('error', (err) => reject(internalError(`load worker ${index} crashed: ${firstLine(err)}`)))
-    worker.on('exit', (code) => reject(internalError(`load worker ${index} exited with code ${code} before it sent its result`)))
+    worker.on('error', (err) => reject(dynoError('DYNO_INTERNAL.workerCrashed', { worker: index, detail: firstLine(err) })))
+    worker.on('exit', (code) => reject(dynoError('DYNO_INTERNAL.workerExited', { worker: index, code })))
   }))
   const stop = () => { for (const worker of workers) worker.postMessage('stop') }
   signal?.addEventListener('abort', stop, { once: true })

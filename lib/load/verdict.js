@@ -1,3 +1,5 @@
+import { dynoError, revivedError } from '../errors.js'
+
 /**
  * What a finished load means, as an exit code and the one line that says
  * why: 0 when the target answered, 1 when it failed (it stopped accepting
@@ -12,24 +14,26 @@
  * @returns {{ exitCode: number, message: string | null }}
  */
 export function loadVerdict (result, { interruptedExitCode = 130 } = {}) {
-  if (result.failure) return { exitCode: result.failure.exitCode, message: result.failure.message }
-  if (result.targetRefusing) {
-    return { exitCode: 1, message: `the target stopped accepting connections during the run (${result.errors.refused} refused); did it crash?` }
-  }
-  const { completed, pending, sent } = result.requests
-  const errors = result.errors.total
-  if (completed === 0 && (errors > 0 || pending > 0 || !result.interrupted)) {
-    return { exitCode: 1, message: nothingAnswered(sent, pending, errors) }
-  }
+  const failure = loadFailure(result)
+  if (failure) return { exitCode: failure.exitCode, message: failure.message }
   return { exitCode: result.interrupted ? interruptedExitCode : 0, message: null }
 }
 
-/** @param {number} sent @param {number} pending @param {number} errors */
-function nothingAnswered (sent, pending, errors) {
-  if (pending > 0) {
-    const failed = errors > 0 ? `, ${errors} failed (see the errors above)` : ''
-    return `the target answered none of the ${sent} requests sent: ${pending} were still waiting for an answer when the run ended${failed}`
+/**
+ * The error a finished load failed with, or null when it did not fail.
+ * @param {import('./summary.js').LoadResult} result
+ * @returns {import('../errors.js').DynoError | null}
+ */
+export function loadFailure (result) {
+  if (result.failure) return revivedError(result.failure)
+  if (result.targetRefusing) return dynoError('DYNO_LOAD_FAILED.refusing', { refused: result.errors.refused })
+  const { completed, pending, sent } = result.requests
+  const errors = result.errors.total
+  if (completed === 0 && (errors > 0 || pending > 0 || !result.interrupted)) {
+    if (pending > 0 && errors > 0) return dynoError('DYNO_LOAD_FAILED.stillWaitingFailed', { sent, pending, errors })
+    if (pending > 0) return dynoError('DYNO_LOAD_FAILED.stillWaiting', { sent, pending })
+    if (errors > 0) return dynoError('DYNO_LOAD_FAILED.noAnswer')
+    return dynoError('DYNO_LOAD_FAILED.endedFirst')
   }
-  if (errors > 0) return 'the target did not answer a single request; see the errors above'
-  return 'the run ended before the target answered a single request'
+  return null
 }

@@ -36,7 +36,12 @@ import { summarizeV8 } from './v8-summary.js'
  * @property {string} group
  * @property {string} name
  * @property {ProcessRun[]} processes
- * @property {{ stage: string, message: string } | null} error
+ * @property {MicroFailure | null} error
+ *
+ * @typedef {object} MicroFailure why a benchmark file or a case of it could not be run
+ * @property {string} stage load, setup or run
+ * @property {string} code a DYNO_BENCH_* code (lib/error-codes.js)
+ * @property {string} message
  *
  * @typedef {object} CaseSummary
  * @property {number} opsPerSecond geometric mean over processes
@@ -106,7 +111,7 @@ export function pairByRound (a, b) {
 /**
  * @typedef {object} CaseReport
  * @property {string} name
- * @property {{ stage: string, message: string } | null} error
+ * @property {MicroFailure | null} error
  * @property {CaseSummary | null} summary
  * @property {ReturnType<typeof compareRounds> | null} againstFastest
  *   ratio: the fastest's ops/sec over this case's, round by round (how many times slower), with its 95% interval and p-value

@@ -1,3 +1,4 @@
+import { errorInfo } from '../errors.js'
 import { registry, WORKER_ENV } from './registry.js'
 
 /**
@@ -18,11 +19,11 @@ export function bench (name, fn, options = {}) {
   const reg = registry()
   const group = reg.group ?? ''
   if (typeof name !== 'string' || name === '') {
-    reg.problems.push(`bench() needs a name as its first argument${group ? ` (in group "${group}")` : ''}`)
+    reg.problems.push(group ? errorInfo('DYNO_BENCH_BAD_CASE.noNameInGroup', { group }) : errorInfo('DYNO_BENCH_BAD_CASE.noName'))
   } else if (typeof fn !== 'function') {
-    reg.problems.push(`bench("${name}") needs a function as its second argument`)
+    reg.problems.push(errorInfo('DYNO_BENCH_BAD_CASE.noFunction', { name }))
   } else if (reg.cases.some((c) => c.name === name && c.group === group)) {
-    reg.problems.push(`two cases are named "${name}"${group ? ` in group "${group}"` : ''}; give each its own name`)
+    reg.problems.push(group ? errorInfo('DYNO_BENCH_BAD_CASE.twiceInGroup', { name, group }) : errorInfo('DYNO_BENCH_BAD_CASE.twice', { name }))
   } else {
     reg.cases.push({ name, group, fn: /** @type {(state: any) => any} */ (fn), options: /** @type {CaseOptions} */ (options) })
   }

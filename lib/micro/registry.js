@@ -18,7 +18,7 @@
 
 const KEY = Symbol.for('dyno.micro.registry')
 
-/** @returns {{ cases: DeclaredCase[], group: string | null, problems: string[] }} */
+/** @returns {{ cases: DeclaredCase[], group: string | null, problems: { code: string, message: string }[] }} */
 export function registry () {
   const store = /** @type {Record<symbol, any>} */ (globalThis)
   store[KEY] ??= { cases: [], group: null, problems: [] }

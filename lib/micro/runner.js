@@ -1,3 +1,4 @@
+import { errorInfo } from '../errors.js'
 import { v8Activity } from '../v8/trace.js'
 import { analyzeGroup } from './analyze.js'
 import { gatherOnOneCpu } from './pin.js'
@@ -29,7 +30,7 @@ import { processV8 } from './v8-summary.js'
  *
  * @typedef {object} FileReport
  * @property {string} file
- * @property {{ stage: string, message: string } | null} error the file could not be loaded
+ * @property {import('./analyze.js').MicroFailure | null} error the file could not be loaded
  * @property {import('./analyze.js').GroupReport[]} groups
  *
  * @typedef {{ file: string, round: number, rounds: number, group: string }} Progress
@@ -57,13 +58,13 @@ export async function runFile (file, settings, hooks = {}) {
  * The cases a benchmark file declares, from a process of its own.
  * @param {string} file absolute path
  * @param {MicroSettings} settings
- * @returns {Promise<{ cases: { group: string, name: string }[] } | { error: { stage: string, message: string } }>}
+ * @returns {Promise<{ cases: { group: string, name: string }[] } | { error: import('./analyze.js').MicroFailure }>}
  */
 export async function listCases (file, settings) {
   const listed = await runWorker({ type: 'list', file }, { timeoutMs: settings.timeoutMs, execPath: settings.execPath })
   const message = listed.message
   if (message?.type !== 'cases') return { error: failure(message, listed, settings) }
-  if (message.cases.length === 0) return { error: { stage: 'load', message: 'declares no cases; add some with bench(name, fn)' } }
+  if (message.cases.length === 0) return { error: { stage: 'load', ...errorInfo('DYNO_BENCH_NO_CASES') } }
   return { cases: message.cases }
 }
 
@@ -191,12 +192,11 @@ export function rotate (items, round) {
  * @param {any} message
  * @param {import('./spawn.js').WorkerOutcome} outcome
  * @param {MicroSettings} settings
+ * @returns {import('./analyze.js').MicroFailure}
  */
 function failure (message, outcome, settings) {
-  if (message?.type === 'error') return { stage: message.stage, message: message.message }
-  if (outcome.timedOut) {
-    return { stage: 'run', message: `did not finish within ${settings.timeoutMs / 1000} s (an async case that never settles? see --timeout)` }
-  }
+  if (message?.type === 'error') return { stage: message.stage, code: message.code, message: message.message }
+  if (outcome.timedOut) return { stage: 'run', ...errorInfo('DYNO_BENCH_TIMEOUT', { seconds: settings.timeoutMs / 1000 }) }
   const last = outcome.stderr.trim().split('\n').filter((l) => l.trim() !== '').pop()
-  return { stage: 'run', message: `its process died${last ? `: ${last.trim()}` : ''}` }
+  return { stage: 'run', ...(last ? errorInfo('DYNO_BENCH_DIED.said', { line: last.trim() }) : errorInfo('DYNO_BENCH_DIED.plain')) }
 }

@@ -1,4 +1,4 @@
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 
 /**
  * dyno micro's settings in one place: their defaults, what --quick changes,
@@ -29,10 +29,10 @@ export function microSettings (choices) {
   const warmup = choices.warmup ?? base.warmup
   const time = choices.time ?? base.time
   const timeout = choices.timeout ?? base.timeout
-  if (!Number.isInteger(rounds) || rounds < 2) throw usageError('DYNO_BAD_FLAG', `rounds must be a whole number of at least 2, not ${rounds}`)
+  if (!Number.isInteger(rounds) || rounds < 2) throw dynoError('DYNO_BAD_FLAG.rounds', { rounds: String(rounds) })
   for (const [name, value] of Object.entries({ warmup, time, timeout })) {
     if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
-      throw usageError('DYNO_BAD_FLAG', `${name} takes seconds above 0, not ${value}`)
+      throw dynoError('DYNO_BAD_FLAG.seconds', { name, value: String(value) })
     }
   }
   return { rounds, warmupMs: warmup * 1000, timeMs: time * 1000, sliceMs: 10, sampleMs: 1, timeoutMs: timeout * 1000 }

@@ -12,7 +12,7 @@ import { groupNames, listCases, runRounds } from './runner.js'
  *
  * @typedef {object} VersionsReport
  * @property {string} file the benchmark file (after's path)
- * @property {{ version: Version, stage: string, message: string } | null} error a version's file could not be loaded
+ * @property {import('./analyze.js').MicroFailure & { version: Version } | null} error a version's file could not be loaded
  * @property {Record<Version, import('./analyze.js').GroupReport[]>} groups each version's cases, analyzed as dyno micro analyzes a file
  * @property {Record<Version, string[]>} onlyIn cases declared by one version alone (`group › name`), not run
  */

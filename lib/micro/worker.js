@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { pathToFileURL } from 'node:url'
+import { errorInfo } from '../errors.js'
 import { createOptimizationStatusReader } from '../v8/optimization-status.js'
 import { registry } from './registry.js'
 import { sampleFor, warmUp } from './timing.js'
@@ -15,7 +16,8 @@ import { sampleFor, warmUp } from './timing.js'
  *   { type: 'sample', ms }  → { type: 'slice', samples }   (repeated)
  *   { type: 'finish' }      → { type: 'finished', baselineNs, status }, then the process ends
  *
- * Any failure is answered with { type: 'error', stage, message }.
+ * Any failure is answered with { type: 'error', stage, code, message }, code
+ * a DYNO_BENCH_* code (lib/error-codes.js).
  *
  * @typedef {{ warmupMs: number, sampleMs: number }} Schedule
  * @typedef {{ type: 'list', file: string }
@@ -25,7 +27,7 @@ import { sampleFor, warmUp } from './timing.js'
  *   | { type: 'warm', async: boolean, batch: number }
  *   | { type: 'slice', samples: number[] }
  *   | { type: 'finished', baselineNs: number | null, status: unknown }
- *   | { type: 'error', stage: string, message: string }} Reply what the process answers
+ *   | { type: 'error', stage: string, code: string, message: string }} Reply what the process answers
  */
 
 const job = /** @type {Job} */ (JSON.parse(process.argv[2]))
@@ -51,7 +53,7 @@ function sendLast (message) {
 
 /** @param {unknown} err */
 function fail (err) {
-  sendLast({ type: 'error', stage, message: describeError(err, job.file) })
+  sendLast({ type: 'error', stage, ...describeError(err, job.file) })
 }
 
 process.on('uncaughtException', fail)
@@ -60,12 +62,14 @@ process.on('unhandledRejection', fail)
 try {
   await import(pathToFileURL(job.file).href)
   const reg = registry()
-  if (reg.problems.length > 0) throw new Error(reg.problems[0])
-  if (job.type === 'list') {
+  const declared = job.type === 'measure' ? reg.cases.find((c) => c.group === job.group && c.name === job.name) : undefined
+  if (reg.problems.length > 0) {
+    sendLast({ type: 'error', stage, ...reg.problems[0] })
+  } else if (job.type === 'list') {
     sendLast({ type: 'cases', cases: reg.cases.map((c) => ({ group: c.group, name: c.name })) })
+  } else if (!declared) {
+    sendLast({ type: 'error', stage, ...errorInfo('DYNO_BENCH_CASE_GONE', { name: job.name }) })
   } else {
-    const declared = reg.cases.find((c) => c.group === job.group && c.name === job.name)
-    if (!declared) throw new Error(`the case "${job.name}" is no longer declared by the file`)
     await serve(declared, job)
   }
 } catch (err) {
@@ -140,18 +144,33 @@ function inspectList (inspect) {
 }
 
 /**
- * One line: what was thrown, and where in the user's files.
+ * What the user's code threw, as the failure of the stage it threw in: one
+ * line, with where in the user's files. A SyntaxError at load that no code
+ * of the user's threw is a file (or a module it imports) that does not parse.
  * @param {unknown} err
  * @param {string} file the benchmark file
  */
 function describeError (err, file) {
-  if (!(err instanceof Error)) return `threw ${String(err)}`
+  if (!(err instanceof Error)) {
+    const thrown = { value: String(err) }
+    if (stage === 'load') return errorInfo('DYNO_BENCH_LOAD_THREW.value', thrown)
+    return stage === 'setup' ? errorInfo('DYNO_BENCH_SETUP_THREW.value', thrown) : errorInfo('DYNO_BENCH_CASE_THREW.value', thrown)
+  }
   const stack = String(err.stack ?? '')
   // Syntax errors in ES modules carry the location on the stack's first line rather than in a frame.
-  const place = /(file:\/\/[^\s)]+?:\d+(?::\d+)?)/.exec(stack)?.[1]
-  let where = place && !place.includes('/lib/micro/') && !place.includes('/lib/v8/') ? ` (${shortPlace(place, file)})` : ''
-  if (!where && err instanceof SyntaxError && stage === 'load') where = syntaxErrorPlace(file)
-  return `${err.name}: ${err.message.split('\n')[0]}${where}`
+  const found = /(file:\/\/[^\s)]+?:\d+(?::\d+)?)/.exec(stack)?.[1]
+  const place = found && !found.includes('/lib/micro/') && !found.includes('/lib/v8/') ? shortPlace(found, file) : ''
+  const values = { name: err.name, message: err.message.split('\n')[0] }
+  if (!place && err instanceof SyntaxError && stage === 'load') {
+    const at = syntaxErrorPlace(file)
+    return at ? errorInfo('DYNO_BENCH_SYNTAX.at', { ...values, place: at }) : errorInfo('DYNO_BENCH_SYNTAX.plain', values)
+  }
+  if (!place) {
+    if (stage === 'load') return errorInfo('DYNO_BENCH_LOAD_THREW.plain', values)
+    return stage === 'setup' ? errorInfo('DYNO_BENCH_SETUP_THREW.plain', values) : errorInfo('DYNO_BENCH_CASE_THREW.plain', values)
+  }
+  if (stage === 'load') return errorInfo('DYNO_BENCH_LOAD_THREW.at', { ...values, place })
+  return stage === 'setup' ? errorInfo('DYNO_BENCH_SETUP_THREW.at', { ...values, place }) : errorInfo('DYNO_BENCH_CASE_THREW.at', { ...values, place })
 }
 
 /**
@@ -170,7 +189,7 @@ function syntaxErrorPlace (file) {
   })
   const first = (stderr ?? '').split('\n', 1)[0]
   const place = /^((?:file:\/\/|\/).+:\d+)$/.exec(first)?.[1]
-  return place ? ` (${shortPlace(place.startsWith('/') ? pathToFileURL(place).href : place, file)})` : ''
+  return place ? shortPlace(place.startsWith('/') ? pathToFileURL(place).href : place, file) : ''
 }
 
 /** @param {string} place @param {string} file */

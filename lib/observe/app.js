@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { targetError, usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 import { ChannelServer } from './channel-server.js'
 import { resolveProgram } from './command.js'
 import { liveProcessesOfRun } from './run-processes.js'
@@ -88,7 +88,7 @@ export class App {
       await once(child, 'spawn')
     } catch (err) {
       this.channel.close()
-      throw usageError('DYNO_COMMAND_FAILED', `cannot start ${command[0]}: ${/** @type {Error} */ (err).message}`)
+      throw dynoError('DYNO_COMMAND_FAILED', { program: command[0], why: /** @type {Error} */ (err).message })
     }
   }
 
@@ -104,14 +104,14 @@ export class App {
     const timeout = new Promise((resolve, reject) => {
       timer = setTimeout(() => reject(!this.agentStarted()
         ? notNode(this.options.command)
-        : targetError('DYNO_LISTEN_TIMEOUT', `the app did not listen on a port within ${timeoutMs / 1000} s; raise --listen-timeout, or check that it starts a server`)), timeoutMs)
+        : dynoError('DYNO_LISTEN_TIMEOUT', { seconds: timeoutMs / 1000 })), timeoutMs)
     })
     const race = { settled: false }
     const exited = /** @type {Promise<ProcessExit>} */ (this.exited).then(async (exit) => {
       // A launcher may end before the server it started listens: the app lives while any process of the run does.
       while (!race.settled && this.listening === null && this.anyAlive()) await new Promise((resolve) => setTimeout(resolve, 25))
       if (this.listening) return this.listening
-      throw !this.agentStarted() ? notNode(this.options.command) : targetError('DYNO_TARGET_EXITED', `the app ${describeExit(exit)} before it listened on a port`)
+      throw !this.agentStarted() ? notNode(this.options.command) : dynoError('DYNO_TARGET_EXITED', { how: describeExit(exit) })
     })
     try {
       return await Promise.race([listening, timeout, exited])
@@ -225,7 +225,7 @@ export class App {
 
 /** @param {string[]} command */
 export function notNode (command) {
-  return usageError('DYNO_NOT_NODE', `"${command.join(' ')}" started no Node.js process; dyno observes commands that run node, like: -- node app.js, -- npm start`)
+  return dynoError('DYNO_NOT_NODE', { command: command.join(' ') })
 }
 
 /** @param {ProcessExit} exit */

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join, resolve } from 'node:path'
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 
 /**
  * Finds the program a command would run, so that a typo gets one clear line
@@ -21,7 +21,7 @@ export function resolveProgram (program, cwd, env) {
       return candidate
     } catch {}
   }
-  throw usageError('DYNO_COMMAND_NOT_FOUND', `command not found: ${program}; give the command that starts your app, like: -- node app.js`)
+  throw dynoError('DYNO_COMMAND_NOT_FOUND', { program })
 }
 
 /**
@@ -58,7 +58,7 @@ export function splitWords (text) {
       inWord = true
     }
   }
-  if (quote) throw usageError('DYNO_BAD_FLAG', `unclosed ${quote} in "${text}"`)
+  if (quote) throw dynoError('DYNO_BAD_FLAG.unclosedQuote', { quote, text })
   if (inWord) words.push(word)
   return words
 }

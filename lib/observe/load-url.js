@@ -1,4 +1,4 @@
-import { usageError } from '../errors.js'
+import { dynoError } from '../errors.js'
 
 const PORT = /\$\{?PORT\}?/g
 
@@ -25,10 +25,10 @@ export function holdsPort (url) {
  */
 export function checkLoadUrl (url) {
   if (/^[a-z]+:\/\/(?:\[[^\]]*\]|[^/:?#]*):(?=[/?#]|$)/i.test(url)) {
-    throw usageError('DYNO_BAD_URL', `the --load URL ${url} has an empty port: the shell replaced $PORT before dyno saw it; put the load flags in single quotes: --load '-c 10 http://127.0.0.1:$PORT/'`)
+    throw dynoError('DYNO_BAD_URL.emptyPort', { url })
   }
   if (!URL.canParse(withPort(url, 1)) || !/^https?:$/.test(new URL(withPort(url, 1)).protocol)) {
-    throw usageError('DYNO_BAD_URL', `the --load URL ${url} is not a whole http(s) URL; write it like --load '-c 10 http://127.0.0.1:$PORT/'`)
+    throw dynoError('DYNO_BAD_URL.notWholeUrl', { url })
   }
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { dynoError } from '../errors.js'
 
 /**
  * @typedef {object} OnPortEnd
@@ -53,11 +54,11 @@ function signalGroup (pid, signal) {
 }
 
 /**
- * Why the --on-port command failed, in words.
+ * Why the --on-port command failed, as the error the run ends with.
  * @param {OnPortEnd} end
  */
-export function describeOnPortFailure (end) {
-  if (end.code === 127) return `the --on-port command was not found (sh said 127): "${end.command}"`
-  if (end.signal) return `the --on-port command was killed by ${end.signal}: "${end.command}"`
-  return `the --on-port command exited with code ${end.code}: "${end.command}"`
+export function onPortError (end) {
+  if (end.code === 127) return dynoError('DYNO_ON_PORT_NOT_FOUND', { command: end.command })
+  if (end.signal) return dynoError('DYNO_ON_PORT_FAILED.killed', { signal: end.signal, command: end.command })
+  return dynoError('DYNO_ON_PORT_FAILED.exited', { code: String(end.code), command: end.command })
 }

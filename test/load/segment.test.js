@@ -48,7 +48,7 @@ test('--segment reads i/n with i from 0, and refuses the rest', () => {
 test('a segment with nothing to do is refused in one line', () => {
   assert.throws(() => resolveOptions({ url: URL, connections: 3, segment: { index: 3, count: 4 } }), { code: 'DYNO_EMPTY_SEGMENT', message: /segment 3\/4 has nothing to do: 4 generators share -c 3 connections/ })
   assert.throws(() => resolveOptions({ url: URL, connections: 10, amount: 2, segment: { index: 2, count: 3 } }), { code: 'DYNO_EMPTY_SEGMENT', message: /-a 2 requests/ })
-  assert.throws(() => resolveOptions({ url: URL, connections: 4, workers: 2, segment: { index: 3, count: 4 } }), { code: 'DYNO_BAD_OPTION', message: /segment 3\/4 has 1 of the 4/ })
+  assert.throws(() => resolveOptions({ url: URL, connections: 4, workers: 2, segment: { index: 3, count: 4 } }), { code: 'DYNO_EMPTY_SEGMENT', message: /segment 3\/4 has 1 of the 4/ })
   assert.throws(() => resolveOptions({ url: URL, segment: { index: 1, count: 1 } }), { code: 'DYNO_BAD_SEGMENT' })
   assert.throws(() => resolveOptions({ url: URL, startAt: Date.now() + 2 * 3600_000 }), { code: 'DYNO_BAD_START' })
 })

@@ -56,7 +56,7 @@ test('cases that cannot be told apart are all named; a failed case is left out o
   const runs = [
     { group: 'g', name: 'a', error: null, processes: [0, 1, 2, 3].map((r) => processRun(r, [100 + (r % 2) * 3])) },
     { group: 'g', name: 'b', error: null, processes: [0, 1, 2, 3].map((r) => processRun(r, [100 + ((r + 1) % 2) * 3])) },
-    { group: 'g', name: 'broken', error: { stage: 'run', message: 'threw' }, processes: [processRun(0, [10])] }
+    { group: 'g', name: 'broken', error: { stage: 'run', code: 'DYNO_BENCH_CASE_THREW', message: 'threw' }, processes: [processRun(0, [10])] }
   ]
   const g = analyzeGroup('g', runs)
   assert.deepEqual(g.fastest?.names.sort(), ['a', 'b'])

@@ -56,17 +56,19 @@ test('usage mistakes: one line, exit code 2', async () => {
   }
 })
 
-test('bad benchmark files: each failure named in one line, the good case still reported, exit code 1', async () => {
-  const { code, stdout, stderr } = await runDyno(['micro', ...FAST, '--timeout', '1.5', fixture('bad-cases.js'), fixture('syntax-error.js'), fixture('throws-at-load.js')])
+test('bad benchmark files: each failure named in one line with its code, the good case still reported, exit code 1', async () => {
+  // The timeout leaves a loaded machine time to start and warm up the case that does finish.
+  const { code, stdout, stderr } = await runDyno(['micro', ...FAST, '--timeout', '5', fixture('bad-cases.js'), fixture('syntax-error.js'), fixture('throws-at-load.js')])
   assert.equal(code, 1)
   assert.match(stdout, /^fine x [\d,]+ ops\/sec ±[\d.]+% \([\d,]+ runs sampled in 4 processes\)$/m)
   const lines = stderr.trim().split('\n').map((l) => l.replace(/^dyno micro: test\/fixtures\/micro\//, ''))
   assert.equal(lines.length, 5, stderr)
-  assert.equal(lines[0], 'bad-cases.js: case "setup throws" failed (setup): Error: no data today (bad-cases.js:5:24)')
-  assert.match(lines[1], /^bad-cases\.js: case "throws" failed \(run\): SyntaxError: .*JSON.* \(bad-cases\.js:7:28\)$/)
-  assert.equal(lines[2], 'bad-cases.js: case "never settles" failed (run): did not finish within 1.5 s (an async case that never settles? see --timeout)')
-  assert.equal(lines[3], "syntax-error.js: could not run the file (load): SyntaxError: Unexpected token ')' (syntax-error.js:3)")
-  assert.equal(lines[4], 'throws-at-load.js: could not run the file (load): RangeError: the file itself fails (throws-at-load.js:4:7)')
+  assert.equal(lines[0], 'bad-cases.js: case "setup throws" failed (setup): Error: no data today (bad-cases.js:5:24) [DYNO_BENCH_SETUP_THREW]')
+  assert.match(lines[1], /^bad-cases\.js: case "throws" failed \(run\): SyntaxError: .*JSON.* \(bad-cases\.js:7:28\) \[DYNO_BENCH_CASE_THREW\]$/)
+  assert.equal(lines[2], 'bad-cases.js: case "never settles" failed (run): did not finish within 5 s (an async case that never settles? see --timeout) [DYNO_BENCH_TIMEOUT]')
+  assert.equal(lines[3], "syntax-error.js: could not run the file (load): SyntaxError: Unexpected token ')' (syntax-error.js:3) [DYNO_BENCH_SYNTAX]")
+  assert.equal(lines[4], 'throws-at-load.js: could not run the file (load): RangeError: the file itself fails (throws-at-load.js:4:7) [DYNO_BENCH_LOAD_THREW]')
+  assert.match(stdout, /^setup throws failed \(setup\): Error: no data today \(bad-cases\.js:5:24\) \[DYNO_BENCH_SETUP_THREW\]$/m)
 })
 
 test('an ES module that does not parse is named with its line, as Node names it', async () => {
@@ -77,7 +79,35 @@ test('an ES module that does not parse is named with its line, as Node names it'
   writeFileSync(join(dir, 'reserved.js'), `import { bench } from '${api}'\n\nfunction sum () {\n  await 1\n}\nbench('sum', sum)\n`)
   const { code, stderr } = await runDyno(['micro', ...FAST, 'reserved.js'], { cwd: dir })
   assert.equal(code, 1)
-  assert.equal(oneLine(stderr), 'dyno micro: reserved.js: could not run the file (load): SyntaxError: Unexpected reserved word (reserved.js:4)')
+  assert.equal(oneLine(stderr), 'dyno micro: reserved.js: could not run the file (load): SyntaxError: Unexpected reserved word (reserved.js:4) [DYNO_BENCH_SYNTAX]')
+})
+
+test('a file that declares its cases wrongly, or none, is named with the code of its mistake, in the report and in --json', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-micro-'))
+  const api = new URL('../../lib/micro/api.js', import.meta.url).href
+  writeFileSync(join(dir, 'twice.js'), `import { bench, group } from '${api}'\n\ngroup('sums', () => {\n  bench('a', () => 1)\n  bench('a', () => 2)\n})\n`)
+  writeFileSync(join(dir, 'nameless.js'), `import { bench } from '${api}'\n\nbench('', () => 1)\n`)
+  writeFileSync(join(dir, 'no-function.js'), `import { bench } from '${api}'\n\nbench('sum', 42)\n`)
+  writeFileSync(join(dir, 'empty.js'), `import '${api}'\n`)
+  writeFileSync(join(dir, 'throws-a-value.js'), `import '${api}'\n\nthrow 'a string'\n`)
+  const files = ['twice.js', 'nameless.js', 'no-function.js', 'empty.js', 'throws-a-value.js']
+  const { code, stdout, stderr } = await runDyno(['micro', ...FAST, '--json', ...files], { cwd: dir })
+  assert.equal(code, 1, stderr)
+  assert.deepEqual(stderr.trim().split('\n'), [
+    'dyno micro: twice.js: could not run the file (load): two cases are named "a" in group "sums"; give each its own name [DYNO_BENCH_BAD_CASE]',
+    'dyno micro: nameless.js: could not run the file (load): bench() needs a name as its first argument [DYNO_BENCH_BAD_CASE]',
+    'dyno micro: no-function.js: could not run the file (load): bench("sum") needs a function as its second argument [DYNO_BENCH_BAD_CASE]',
+    'dyno micro: empty.js: could not run the file (load): declares no cases; add some with bench(name, fn) [DYNO_BENCH_NO_CASES]',
+    'dyno micro: throws-a-value.js: could not run the file (load): threw a string [DYNO_BENCH_LOAD_THREW]'
+  ])
+  const result = JSON.parse(stdout)
+  assert.deepEqual(result.files.map((/** @type {any} */ f) => f.error), [
+    { stage: 'load', code: 'DYNO_BENCH_BAD_CASE', message: 'two cases are named "a" in group "sums"; give each its own name' },
+    { stage: 'load', code: 'DYNO_BENCH_BAD_CASE', message: 'bench() needs a name as its first argument' },
+    { stage: 'load', code: 'DYNO_BENCH_BAD_CASE', message: 'bench("sum") needs a function as its second argument' },
+    { stage: 'load', code: 'DYNO_BENCH_NO_CASES', message: 'declares no cases; add some with bench(name, fn)' },
+    { stage: 'load', code: 'DYNO_BENCH_LOAD_THREW', message: 'threw a string' }
+  ])
 })
 
 test('a real difference (four times the work) is significant, and the faster case is named', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { analyzeAsync } from './analyze.js'
 import { parseAsyncData } from './data.js'
 import { isAsyncFunctionStart } from './unneeded.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { renderAsyncHtml } from './html.js'
 import { readMeta } from '../../run-folder.js'
 import { runFacts } from '../../report/run-facts.js'
@@ -29,7 +29,7 @@ export function renderFolder (folder) {
     text = readFileSync(join(folder, FILES.data), 'utf8')
   } catch (err) {
     // No data: the app died before it handed any over, or took no request. The report says so.
-    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'ENOENT') throw usageError('DYNO_BAD_RUN_FOLDER', `cannot read ${join(folder, FILES.data)}: ${/** @type {Error} */ (err).message}`)
+    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'ENOENT') throw dynoError('DYNO_BAD_RUN_FOLDER.unreadable', { path: join(folder, FILES.data), why: /** @type {Error} */ (err).message })
   }
   const asyncCallNs = typeof meta.options?.asyncCallNs === 'number' ? meta.options.asyncCallNs : undefined
   const analysis = analyzeAsync(parseAsyncData(text), { isAsyncStart: asyncStartReader(), asyncCallNs })

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { runCompare } from './command.js'
 import { runCompareLoad } from './load-command.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { splitWords } from '../../observe/command.js'
 import { renderLoadComparison, roundLine } from './load-terminal.js'
 import { renderComparison } from './terminal.js'
@@ -60,9 +60,9 @@ export async function run (argv, io) {
   const { values, positionals, given } = parseFlags(command, argv.includes('--') ? own : argv)
   if (values.load !== undefined) return compareLoad(values, positionals, argv.includes('--') ? target : [], io)
   const loadOnly = LOAD_ONLY.find((name) => given.has(name))
-  if (loadOnly) throw usageError('DYNO_BAD_FLAG', `--${loadOnly} goes with --load, which loads two versions of a server; without it dyno compare reads two result files`)
+  if (loadOnly) throw dynoError('DYNO_BAD_FLAG.onlyWithLoad', { flag: loadOnly })
   if (positionals.length !== 2) {
-    throw usageError('DYNO_BAD_FILE', `two result files are wanted, a then b; got ${positionals.length}`)
+    throw dynoError('DYNO_BAD_ARGUMENTS.twoResults', { count: positionals.length })
   }
   const files = /** @type {[string, string]} */ (positionals)
   const { result, exitCode } = await runCompare({ files }, io)
@@ -76,22 +76,22 @@ export async function run (argv, io) {
  * @param {import('../../cli/io.js').IO} io
  */
 async function compareLoad (values, positionals, target, io) {
-  if (positionals.length > 0) throw usageError('DYNO_BAD_FLAG', `unexpected "${positionals[0]}"; with --load, give the command after -- (with --against) or as --a and --b`)
+  if (positionals.length > 0) throw dynoError('DYNO_BAD_ARGUMENTS.unexpectedWithLoad', { arg: positionals[0] })
   const twoCommands = values.a !== undefined || values.b !== undefined
-  if (values.against !== undefined && twoCommands) throw usageError('DYNO_BAD_FLAG', '--against and --a/--b both name the versions; pass one way')
+  if (values.against !== undefined && twoCommands) throw dynoError('DYNO_BAD_FLAG.againstAndAB')
   /** @type {import('./load-command.js').CompareLoadOptions['versions']} */
   let versions
   if (twoCommands) {
-    if (values.a === undefined || values.b === undefined) throw usageError('DYNO_NO_COMMAND', `--${values.a === undefined ? 'a' : 'b'} is missing: --a and --b each give the command that starts one version`)
-    if (target.length > 0) throw usageError('DYNO_BAD_FLAG', 'with --a and --b, there is no command after --')
+    if (values.a === undefined || values.b === undefined) throw dynoError('DYNO_NO_COMMAND.missingVersion', { version: values.a === undefined ? 'a' : 'b' })
+    if (target.length > 0) throw dynoError('DYNO_BAD_FLAG.commandAfterAB')
     const [a, b] = [splitWords(values.a), splitWords(values.b)]
-    if (a.length === 0 || b.length === 0) throw usageError('DYNO_NO_COMMAND', `--${a.length === 0 ? 'a' : 'b'} is empty; give the command that starts that version, like --a 'node old.js'`)
+    if (a.length === 0 || b.length === 0) throw dynoError('DYNO_NO_COMMAND.emptyVersion', { version: a.length === 0 ? 'a' : 'b' })
     versions = { a, b }
   } else if (values.against !== undefined) {
-    if (target.length === 0) throw usageError('DYNO_NO_COMMAND', 'no command to run; give it after --, like: --against HEAD -- node server.js')
+    if (target.length === 0) throw dynoError('DYNO_NO_COMMAND.against')
     versions = { against: values.against, command: target }
   } else {
-    throw usageError('DYNO_BAD_FLAG', '--load compares two versions: name them with --against <git-ref> -- <command>, or --a \'<command>\' --b \'<command>\'')
+    throw dynoError('DYNO_BAD_FLAG.noVersions')
   }
   const load = await loadFlag(values.load, io)
   const style = createStyle(io.stdout)

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { fileProblem, usageError } from '../../errors.js'
+import { dynoError, fileProblem } from '../../errors.js'
 import { compareResults, resultKind } from './results.js'
 
 /**
@@ -20,7 +20,7 @@ export async function runCompare (options, io) {
   const a = await readResult(pathA, io.cwd)
   const b = await readResult(pathB, io.cwd)
   if (a.kind !== b.kind) {
-    throw usageError('DYNO_MISMATCH', `${pathA} is a ${a.kind} result and ${pathB} a ${b.kind} result; compare two of a kind`)
+    throw dynoError('DYNO_MISMATCH', { a: pathA, kindA: a.kind, b: pathB, kindB: b.kind })
   }
   return { result: compareResults(a, b), exitCode: 0 }
 }
@@ -33,15 +33,15 @@ async function readResult (path, cwd) {
   try {
     text = await readFile(resolve(cwd, path), 'utf8')
   } catch (err) {
-    throw usageError('DYNO_BAD_FILE', `cannot read ${path}: ${fileProblem(err)}`)
+    throw dynoError('DYNO_BAD_FILE.unreadable', { file: path, why: fileProblem(err) })
   }
   let doc
   try {
     doc = JSON.parse(text)
   } catch {
-    throw usageError('DYNO_BAD_FILE', `${path} is not JSON; pass results written by dyno micro --json/--save or dyno load --json`)
+    throw dynoError('DYNO_BAD_FILE.notJson', { file: path })
   }
   const kind = resultKind(doc)
-  if (!kind) throw usageError('DYNO_BAD_FILE', `${path} is not a result dyno compare understands (dyno micro --json/--save, or dyno load --json, with a schemaVersion)`)
+  if (!kind) throw dynoError('DYNO_BAD_FILE.notResult', { file: path })
   return { kind, doc }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { compareLoadRounds } from './load-rounds.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { renderLoadComparison } from './load-terminal.js'
 
 export const FILES = {
@@ -23,10 +23,10 @@ export function renderFolder (folder) {
   try {
     saved = JSON.parse(readFileSync(join(folder, FILES.result), 'utf8'))
   } catch {
-    throw usageError('DYNO_BAD_RUN_FOLDER', `${folder} holds no readable compare.json: give the folder dyno compare --load wrote, not one of its before-N or after-N folders`)
+    throw dynoError('DYNO_BAD_RUN_FOLDER.noCompare', { folder })
   }
   if (!saved || !Array.isArray(saved.rounds) || !saved.versions || !saved.settings) {
-    throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, FILES.result)} is not what dyno compare --load writes`)
+    throw dynoError('DYNO_BAD_RUN_FOLDER.notCompare', { path: join(folder, FILES.result) })
   }
   const { comparisons, totals } = compareLoadRounds(saved.rounds)
   // The folder may have moved since: its files are named where it is now.

@@ -4,7 +4,7 @@ import { checkout } from '../../checkout.js'
 import { COMPARISON_SCHEMA_VERSION } from '../../stats/comparison.js'
 import { compareLoadRounds, roundFigures } from './load-rounds.js'
 import { Turns, roundOrder } from './turns.js'
-import { DynoError, targetError, usageError } from '../../errors.js'
+import { DynoError, dynoError, labelledError } from '../../errors.js'
 import { resolveProgram } from '../../observe/command.js'
 import { holdsPort } from '../../observe/load-url.js'
 import { displayUrl } from '../../load/options.js'
@@ -61,7 +61,7 @@ import { observeRun } from '../../commands/observed-run.js'
  */
 export async function runCompareLoad (options, io) {
   if (!holdsPort(options.load.url)) {
-    throw usageError('DYNO_BAD_URL', `the --load URL ${displayUrl(options.load.url)} names no $PORT: the two versions listen on ports of their own, so write it like --load '-c 10 http://127.0.0.1:$PORT/'`)
+    throw dynoError('DYNO_BAD_URL.noPort', { url: displayUrl(options.load.url) })
   }
   const tree = 'against' in options.versions ? await checkout(io.cwd, options.versions.against) : null
   try {
@@ -218,7 +218,7 @@ async function startSide (options, version, folder, io, how) {
  * @param {unknown} err @param {string} label
  */
 function labelled (err, label) {
-  return err instanceof DynoError ? new DynoError(err.code, `${label}: ${err.message}`, { exitCode: /** @type {1 | 2 | 3} */ (err.exitCode), cause: err }) : err
+  return err instanceof DynoError ? labelledError(err, label) : err
 }
 
 /**
@@ -269,7 +269,7 @@ function finish (options, versions, folder, sides, io) {
  */
 function nothingCompared (totals) {
   const silent = (/** @type {const} */ (['before', 'after'])).filter((side) => totals[side].completed === 0)
-  return targetError('DYNO_NOTHING_COMPARED', `no round could be compared: ${silent.length > 0 ? `${silent.join(' and ')} answered no request` : 'no round had answers from both'}; check the URL and that both versions answer it`)
+  return silent.length > 0 ? dynoError('DYNO_NOTHING_COMPARED.silent', { versions: silent.join(' and ') }) : dynoError('DYNO_NOTHING_COMPARED.neverBoth')
 }
 
 /**
@@ -282,9 +282,11 @@ function sideFailure ({ run, round }, label, loads) {
   if (run.failure) return /** @type {DynoError} */ (labelled(run.failure, `${label} (round ${round})`))
   const done = run.observed.loads.filter((l) => !l.interrupted).length
   if (run.observed.interrupted === null && !run.end.stoppedByDyno && done < loads) {
-    const during = run.observed.loads.length > done ? 'during' : 'between the loads of'
-    const warmingUp = loads === 2 && done === 0 ? ' (warming up)' : ''
-    return targetError('DYNO_APP_ENDED', `${label}: the app ${run.end.how} ${during} round ${round}${warmingUp}; the rounds before it are compared`)
+    const during = run.observed.loads.length > done
+    const warmingUp = loads === 2 && done === 0
+    const values = { version: label, how: run.end.how, round }
+    if (during) return dynoError(warmingUp ? 'DYNO_APP_ENDED.duringWarmUp' : 'DYNO_APP_ENDED.during', values)
+    return dynoError(warmingUp ? 'DYNO_APP_ENDED.betweenWarmUp' : 'DYNO_APP_ENDED.between', values)
   }
   return null
 }

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { analyzeDoctor, fullGcOf } from './analyze.js'
 import { parseSamples } from './series.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { doctorDocument } from './json.js'
 import { renderDoctorHtml } from './html.js'
 import { readMeta, writeJson } from '../../run-folder.js'
@@ -55,7 +55,9 @@ function readText (folder, name) {
     return readFileSync(join(folder, name), 'utf8')
   } catch (err) {
     const code = /** @type {NodeJS.ErrnoException} */ (err).code
-    throw usageError('DYNO_BAD_RUN_FOLDER', code === 'ENOENT' ? `${join(folder, name)} does not exist; is ${folder} a dyno doctor run folder?` : `cannot read ${join(folder, name)}: ${/** @type {Error} */ (err).message}`)
+    throw code === 'ENOENT'
+      ? dynoError('DYNO_BAD_RUN_FOLDER.missingDoctor', { path: join(folder, name), folder })
+      : dynoError('DYNO_BAD_RUN_FOLDER.unreadable', { path: join(folder, name), why: /** @type {Error} */ (err).message })
   }
 }
 

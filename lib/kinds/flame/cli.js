@@ -1,6 +1,6 @@
 import { runFlame } from './command.js'
 import { viewProfile } from './view-command.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { renderLoadResult } from '../load/terminal.js'
 import { renderFlameSummary } from './terminal.js'
 import { createStyle } from '../../report/style.js'
@@ -37,7 +37,7 @@ export const command = /** @type {const} */ ({
 export async function run (argv, io) {
   const { values, target } = parseObservingArgs(command, argv)
   if (values.view !== undefined) {
-    if (target.length > 0) throw usageError('DYNO_BAD_FLAG', '--view renders a profile; it takes no command')
+    if (target.length > 0) throw dynoError('DYNO_BAD_FLAG.viewTakesNoCommand')
     const { result, exitCode } = viewProfile({ file: values.view, out: values.out }, io)
     io.stdout.write(renderFlameSummary(result.rendered, null, createStyle(io.stdout)))
     return exitCode

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { agentCodeTest } from '../../cpu-profile/agent-code.js'
 import { urlToPath } from '../../cpu-profile/categorize.js'
-import { targetError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { FILES, renderFolder } from './folder.js'
 import { busySamples, collectorFileOf, mergedProfile } from '../../cpu-profile/profile-files.js'
 import { observeRun } from '../../commands/observed-run.js'
@@ -39,7 +39,7 @@ export async function runFlame (options, io) {
   const base = { folder: run.folder, meta: run.meta, units: units.map(({ label, busy }) => ({ label, samples: busy })) }
   if (units.length === 0) {
     // Killed before its first chunk: the run folder keeps what there is.
-    const failure = run.failure ?? targetError('DYNO_NO_PROFILE', `the app ${run.end.how} before it wrote any profile`)
+    const failure = run.failure ?? dynoError('DYNO_NO_PROFILE', { how: run.end.how })
     return { result: { ...base, rendered: null, failure }, exitCode: run.failure ? run.exitCode : 1 }
   }
   // The observed process's profile is the one DevTools opens; the others sit beside it.

@@ -9,7 +9,7 @@ import { scriptExtents } from '../../cpu-profile/inlined.js'
 import { hotFunctions } from '../../cpu-profile/hot-functions.js'
 import { toPprof } from '../../cpu-profile/pprof.js'
 import { TIERS } from '../../cpu-profile/flame-data.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { renderFlameHtml } from './html.js'
 import { readProcesses } from '../../observe/processes.js'
 import { readJson, readMeta } from '../../run-folder.js'
@@ -45,7 +45,7 @@ export function renderFolder (folder, profiles = readProfiles(folder)) {
   const units = Array.isArray(profiles) ? profiles : [{ label: '', profile: profiles }]
   for (const { label, profile } of units) {
     const why = whyNotProfile(profile)
-    if (why) throw usageError('DYNO_BAD_PROFILE', `${label ? `the profile of ${label}` : join(folder, FILES.profile)} is not a CPU profile: ${why}`)
+    if (why) throw label ? dynoError('DYNO_BAD_PROFILE.ofUnit', { unit: label, why }) : dynoError('DYNO_BAD_PROFILE.inFolder', { profile: join(folder, FILES.profile), why })
   }
   const tierInfo = readTierInfo(folder)
   const functions = readFunctions(folder)
@@ -152,7 +152,7 @@ function scriptsOf (functions, mapper) {
 function readProfiles (folder) {
   if (!existsSync(join(folder, FILES.units))) return /** @type {any} */ (readJson(folder, FILES.profile))
   const units = /** @type {{ label: string, file: string }[]} */ (readJson(folder, FILES.units))
-  if (!Array.isArray(units)) throw usageError('DYNO_BAD_RUN_FOLDER', `${join(folder, FILES.units)} is not a list of profiles`)
+  if (!Array.isArray(units)) throw dynoError('DYNO_BAD_RUN_FOLDER.notProfileList', { path: join(folder, FILES.units) })
   return units.map(({ label, file }) => ({ label: String(label), profile: /** @type {any} */ (readJson(folder, String(file))) }))
 }
 

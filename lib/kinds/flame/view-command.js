@@ -1,7 +1,7 @@
 import { copyFileSync, readFileSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { whyNotProfile } from '../../cpu-profile/cpuprofile.js'
-import { fileProblem, usageError } from '../../errors.js'
+import { dynoError, fileProblem } from '../../errors.js'
 import { createRunFolder, fileRunMeta, writeMeta } from '../../run-folder.js'
 import { FILES, renderFolder } from './folder.js'
 
@@ -18,10 +18,10 @@ export function viewProfile (options, io) {
     profile = JSON.parse(readFileSync(path, 'utf8'))
   } catch (err) {
     const e = /** @type {NodeJS.ErrnoException} */ (err)
-    throw usageError('DYNO_BAD_PROFILE', e.code === 'ENOENT' ? `no such file: ${options.file}` : `cannot read ${options.file} as JSON: ${fileProblem(e)}`)
+    throw e.code === 'ENOENT' ? dynoError('DYNO_BAD_PROFILE.missing', { file: options.file }) : dynoError('DYNO_BAD_PROFILE.notJson', { file: options.file, why: fileProblem(e) })
   }
   const why = whyNotProfile(profile)
-  if (why) throw usageError('DYNO_BAD_PROFILE', `${options.file} is not a CPU profile (.cpuprofile): ${why}`)
+  if (why) throw dynoError('DYNO_BAD_PROFILE.notProfile', { file: options.file, why })
   const folder = createRunFolder(resolve(io.cwd, options.out), 'flame')
   copyFileSync(path, resolve(folder, FILES.profile))
   writeMeta(folder, fileRunMeta('flame', { title: basename(options.file), source: path, cwd: io.cwd, options: {} }))

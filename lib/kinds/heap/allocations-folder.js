@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { heapProfileAsCpuProfile, whyNotHeapProfile } from './allocation-profile.js'
 import { buildFlameData } from '../../cpu-profile/build-flame-data.js'
 import { hotFunctions } from '../../cpu-profile/hot-functions.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { renderFlameHtml } from '../flame/html.js'
 import { readMeta } from '../../run-folder.js'
 import { runFacts } from '../../report/run-facts.js'
@@ -24,10 +24,10 @@ export function renderAllocationFolder (folder, path) {
   try {
     profile = JSON.parse(readFileSync(path, 'utf8'))
   } catch (err) {
-    throw usageError('DYNO_BAD_RUN_FOLDER', `cannot read ${path}: ${/** @type {Error} */ (err).message}`)
+    throw dynoError('DYNO_BAD_RUN_FOLDER.unreadable', { path, why: /** @type {Error} */ (err).message })
   }
   const why = whyNotHeapProfile(profile)
-  if (why) throw usageError('DYNO_BAD_RUN_FOLDER', `${path} is not a sampling heap profile: ${why}`)
+  if (why) throw dynoError('DYNO_BAD_RUN_FOLDER.notHeapProfile', { path, why })
   const { data } = buildFlameData(heapProfileAsCpuProfile(profile), {
     title: `${meta.title} (allocations)`,
     cwd: meta.cwd ?? dirname(folder),

@@ -7,7 +7,7 @@ import { classRetainers } from './snapshot/retainers.js'
 import { shortestPaths } from './snapshot/shortest-paths.js'
 import { snapshotSources } from './sources.js'
 import { markIds, newIds, summarize } from './summary.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 
 /** Classes whose objects and paths are detailed (for the report), besides the growing ones. */
 const DETAILED = 20
@@ -63,7 +63,7 @@ export async function analyzeHeap (paths, options) {
   const { rows, newMask, shared, reclassed } = compareSummaries(first, last)
   if (shared >= MIN_SHARED_IDS && reclassed > shared * MAX_RECLASSED_SHARE) {
     const share = Math.round(reclassed / shared * 100)
-    throw usageError('DYNO_NOT_ONE_PROCESS', `${basename(paths[0])} and ${basename(lastPath)} are not snapshots of one process: ${share}% of the object ids they share name objects of another kind (in one process almost none do); compare snapshots that one process wrote`)
+    throw dynoError('DYNO_NOT_ONE_PROCESS', { first: basename(paths[0]), last: basename(lastPath), share })
   }
 
   // Objects made in the first round and still alive after the last stand out (as memlab finds them).

@@ -1,4 +1,4 @@
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { runHeap } from './command.js'
 import { runHeapDiff } from './diff-command.js'
 import { renderHeapRunSummary } from './terminal.js'
@@ -68,8 +68,8 @@ export async function run (argv, io) {
   if (argv[0] === 'diff') return runDiff(argv.slice(1), io)
   const { values, target, given } = parseObservingArgs(command, argv)
   // Flags that would do nothing are said, not ignored.
-  if (given.has('sampling-interval') && values.sampling !== true) throw usageError('DYNO_BAD_FLAG', '--sampling-interval sets the sampling heap profiler\'s interval; add --sampling, or leave it out')
-  if (given.has('rounds') && values.sampling === true) throw usageError('DYNO_BAD_FLAG', '--rounds counts the rounds between snapshots; with --sampling the load runs once, so leave it out')
+  if (given.has('sampling-interval') && values.sampling !== true) throw dynoError('DYNO_BAD_FLAG.samplingInterval')
+  if (given.has('rounds') && values.sampling === true) throw dynoError('DYNO_BAD_FLAG.roundsWithSampling')
   const observing = await observingOptions(values, target, io)
   const json = Boolean(values.json)
   return runObserving('heap', io, {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { basename, relative } from 'node:path'
-import { targetError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { collectorFile } from '../../observe/processes.js'
 import { writeMeta } from '../../run-folder.js'
 import { renderFolder } from './folder.js'
@@ -47,8 +47,7 @@ export async function runHeap (options, io) {
   const base = { folder: run.folder, meta: run.meta, loads: run.observed.loads }
   const enough = options.sampling ? raw.heapprofile !== null : raw.snapshots.length >= 2
   if (!enough) {
-    const what = options.sampling ? 'its allocation profile' : 'two heap snapshots'
-    const failure = run.failure ?? targetError('DYNO_NO_SNAPSHOT', `the app ${run.end.how} before dyno had ${what}`)
+    const failure = run.failure ?? dynoError(options.sampling ? 'DYNO_NO_SNAPSHOT.sampling' : 'DYNO_NO_SNAPSHOT.snapshots', { how: run.end.how })
     // Stopped by Ctrl-C before the second snapshot: the run's own exit code (130) says so.
     return { result: { ...base, rendered: null, failure }, exitCode: run.failure || run.observed.interrupted ? run.exitCode : 1 }
   }
@@ -66,7 +65,7 @@ async function snapshot (round, agent, status, settleMs) {
   const label = round === 0 ? 'before the load' : `after round ${round}`
   status(`heap snapshot ${label}…`)
   const reply = await agent.ask('heap', { action: 'snapshot', label, settleMs }, settleMs + SNAPSHOT_TIMEOUT_MS).catch((err) => ({ error: err.message }))
-  if (reply.error) throw targetError('DYNO_SNAPSHOT_FAILED', `the heap snapshot ${label} failed: ${reply.error}`)
+  if (reply.error) throw dynoError('DYNO_SNAPSHOT_FAILED.snapshot', { when: label, why: reply.error })
 }
 
 /**
@@ -77,7 +76,7 @@ async function snapshot (round, agent, status, settleMs) {
 async function sample (round, agent, options) {
   const command = round === 0 ? { action: 'start-sampling', intervalBytes: options.samplingIntervalBytes } : { action: 'stop-sampling' }
   const reply = await agent.ask('heap', command, SAMPLING_TIMEOUT_MS).catch((err) => ({ error: err.message }))
-  if (reply.error) throw targetError('DYNO_SNAPSHOT_FAILED', `the sampling heap profiler failed: ${reply.error}`)
+  if (reply.error) throw dynoError('DYNO_SNAPSHOT_FAILED.sampling', { why: reply.error })
 }
 
 /**

@@ -1,6 +1,6 @@
 import { rmSync, statSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { createRunFolder, fileRunMeta, writeMeta } from '../../run-folder.js'
 import { renderFolder } from './folder.js'
 
@@ -14,15 +14,15 @@ import { renderFolder } from './folder.js'
  * @param {import('../../commands/io.js').CommandIO} io
  */
 export async function runHeapDiff (options, io) {
-  if (options.files.length < 2 || options.files.length > 3) throw usageError('DYNO_BAD_FLAG', 'give two or three snapshots, oldest first, like: dyno heap diff before.heapsnapshot after.heapsnapshot')
+  if (options.files.length < 2 || options.files.length > 3) throw dynoError('DYNO_BAD_ARGUMENTS.snapshots')
   const files = options.files.map((file) => resolve(io.cwd, file))
   for (const [i, file] of files.entries()) {
     let info = null
     try {
       info = statSync(file)
     } catch {}
-    if (!info) throw usageError('DYNO_BAD_FILE', `no such file: ${options.files[i]}`)
-    if (!info.isFile()) throw usageError('DYNO_BAD_FILE', `${options.files[i]} is a folder, not a snapshot; give .heapsnapshot files`)
+    if (!info) throw dynoError('DYNO_BAD_FILE.missing', { file: options.files[i] })
+    if (!info.isFile()) throw dynoError('DYNO_BAD_FILE.folderNotSnapshot', { file: options.files[i] })
   }
   const folder = createRunFolder(resolve(io.cwd, options.out), 'heap')
   writeMeta(folder, fileRunMeta('heap', {

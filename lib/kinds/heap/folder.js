@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
 import { analyzeHeap } from './analyze.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { renderHeapHtml } from './html.js'
 import { readMeta, writeJson } from '../../run-folder.js'
 import { renderAllocationFolder } from './allocations-folder.js'
@@ -29,11 +29,11 @@ export async function renderFolder (folder, options = {}) {
   const meta = readMeta(folder)
   const own = /** @type {Partial<HeapRunOptions>} */ (meta.options)
   if (own.sampling) {
-    if (!own.heapprofile) throw usageError('DYNO_BAD_RUN_FOLDER', `${folder} holds no heap profile`)
+    if (!own.heapprofile) throw dynoError('DYNO_BAD_RUN_FOLDER.noHeapProfile', { folder })
     return { kind: /** @type {const} */ ('sampling'), meta, allocations: renderAllocationFolder(folder, join(folder, own.heapprofile)) }
   }
   const snapshots = (own.snapshots ?? []).map((file) => isAbsolute(file) ? file : join(folder, file))
-  if (snapshots.length < 2) throw usageError('DYNO_BAD_RUN_FOLDER', `${folder} holds fewer than two heap snapshots to compare`)
+  if (snapshots.length < 2) throw dynoError('DYNO_BAD_RUN_FOLDER.fewSnapshots', { folder })
   const analysis = await analyzeHeap(snapshots, { cwd: meta.cwd ?? dirname(folder), readSource, availableBytes: options.availableBytes, onProgress: options.onProgress })
   const timings = own.timings ?? []
   writeJson(folder, FILES.analysis, analysis)

@@ -1,5 +1,5 @@
 import { freemem } from 'node:os'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { bytes as formatBytes } from '../../format.js'
 
 /**
@@ -39,6 +39,12 @@ export function checkMemory (path, counts, options) {
   const needed = analysisBytes(counts) + (options.reservedBytes ?? 0)
   const available = options.availableBytes ?? availableMemory()
   if (needed > available) {
-    throw usageError('DYNO_HEAP_TOO_LARGE', `${path} holds ${counts.nodeCount.toLocaleString('en-US')} objects and ${counts.edgeCount.toLocaleString('en-US')} references: analysing it needs about ${formatBytes(needed)} of memory and ${formatBytes(available)} is available; free some memory, or analyse it on a machine with more`)
+    throw dynoError('DYNO_HEAP_TOO_LARGE', {
+      file: path,
+      objects: counts.nodeCount.toLocaleString('en-US'),
+      references: counts.edgeCount.toLocaleString('en-US'),
+      needed: formatBytes(needed),
+      available: formatBytes(available)
+    })
   }
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { fileProblem, usageError } from '../../errors.js'
+import { dynoError, fileProblem } from '../../errors.js'
 import { DEFAULTS, resolveOptions } from '../../load/options.js'
 import { loadRequestsFile } from '../../load/requests-file.js'
 import { parseSegment } from '../../load/segment.js'
@@ -95,9 +95,9 @@ export async function run (argv, io) {
 export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url, example = 'http://127.0.0.1:3000/' } = {}) {
   const { values, positionals, given } = parseFlags(command, argv)
   if (positionals.length !== 1) {
-    throw usageError('DYNO_BAD_URL', positionals.length === 0
-      ? `no URL given; pass one like ${example}`
-      : `one URL only, got ${positionals.length}: ${positionals.join(' ')}`)
+    throw positionals.length === 0
+      ? dynoError('DYNO_BAD_URL.missing', { example })
+      : dynoError('DYNO_BAD_ARGUMENTS.oneUrl', { count: positionals.length, urls: positionals.join(' ') })
   }
   // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
   const duration = values.amount !== undefined && !given.has('duration') ? undefined : values.duration
@@ -116,7 +116,7 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
  */
 async function loadOptionsFromFlags (values, url, cwd) {
   if (values.body !== undefined && values.input !== undefined) {
-    throw usageError('DYNO_BAD_FLAG', '-b/--body and -i/--input both set the body; pass one')
+    throw dynoError('DYNO_BAD_FLAG.bodyAndInput')
   }
   const body = values.input !== undefined ? await readUserFile(values.input, cwd, 'body') : values.body
   const ca = values.ca !== undefined ? await readUserFile(values.ca, cwd, 'certificate authority') : undefined
@@ -144,7 +144,7 @@ async function loadOptionsFromFlags (values, url, cwd) {
 /** @param {string} text */
 function segmentFlag (text) {
   const segment = parseSegment(text)
-  if (!segment) throw usageError('DYNO_BAD_SEGMENT', `--segment ${text} is not one: give i/n with i counted from 0, like 0/3, 1/3 and 2/3 for three generators`)
+  if (!segment) throw dynoError('DYNO_BAD_SEGMENT.flag', { text })
   return segment
 }
 
@@ -155,7 +155,7 @@ function segmentFlag (text) {
  */
 function startAtFlag (text) {
   const at = /^\d+$/.test(text) ? Number(text) : /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(text) ? Date.parse(text) : NaN
-  if (!Number.isFinite(at)) throw usageError('DYNO_BAD_START', `--start-at ${text} is not a time dyno reads: give ISO 8601 with its zone (2026-11-26T10:00:00Z) or epoch milliseconds`)
+  if (!Number.isFinite(at)) throw dynoError('DYNO_BAD_START.flag', { text })
   return at
 }
 
@@ -169,7 +169,7 @@ export function parseHeaders (raw) {
   for (const text of raw) {
     const at = text.search(/[:=]/)
     const name = at > 0 ? text.slice(0, at).trim() : ''
-    if (name === '') throw usageError('DYNO_BAD_HEADER', `-H "${text}" is not a header; write it as "name: value"`)
+    if (name === '') throw dynoError('DYNO_BAD_HEADER.notHeader', { text })
     headers[name] = text.slice(at + 1).trim()
   }
   return headers
@@ -182,6 +182,6 @@ async function readUserFile (file, cwd, what) {
   try {
     return await readFile(resolve(cwd, file))
   } catch (err) {
-    throw usageError('DYNO_BAD_FILE', `cannot read the ${what} file ${file}: ${fileProblem(err)}`)
+    throw dynoError('DYNO_BAD_FILE.unreadableAs', { what, file, why: fileProblem(err) })
   }
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { fileProblem, usageError } from '../../errors.js'
+import { dynoError, fileProblem } from '../../errors.js'
 import { decodeHistogram } from '../../load/histogram.js'
 import { mergeResults, notOneLoad } from './merge.js'
 
@@ -12,11 +12,12 @@ import { mergeResults, notOneLoad } from './merge.js'
  * @returns {Promise<{ result: import('./merge.js').MergedResult, exitCode: number }>}
  */
 export async function runMerge (options, io) {
-  if (options.files.length === 0) throw usageError('DYNO_NO_FILE', 'no result to merge; give the --json results of dyno load, like: dyno merge gen-*.json')
+  if (options.files.length === 0) throw dynoError('DYNO_NO_RESULT')
   const parts = []
   for (const file of options.files) parts.push({ name: file, result: await readResult(resolve(io.cwd, file), file) })
-  const problem = notOneLoad(parts)
-  if (problem) throw usageError('DYNO_NOT_ONE_LOAD', problem)
+  const other = notOneLoad(parts)
+  if (other?.differs === 'url') throw dynoError('DYNO_NOT_ONE_LOAD.url', other.values)
+  if (other?.differs === 'method') throw dynoError('DYNO_NOT_ONE_LOAD.method', other.values)
   return { result: mergeResults(parts), exitCode: 0 }
 }
 
@@ -32,12 +33,12 @@ async function readResult (path, name) {
   try {
     text = await readFile(path, 'utf8')
   } catch (err) {
-    throw usageError('DYNO_BAD_FILE', `cannot read ${name}: ${fileProblem(err)}`)
+    throw dynoError('DYNO_BAD_FILE.unreadable', { file: name, why: fileProblem(err) })
   }
   const value = parseDocument(text)
-  if (value === undefined) throw usageError('DYNO_BAD_RESULT', `${name} holds no complete JSON document: is it the output of dyno load --json, or was it cut short?`)
+  if (value === undefined) throw dynoError('DYNO_BAD_RESULT.noDocument', { name })
   const why = whyNotResult(value)
-  if (why) throw usageError('DYNO_BAD_RESULT', `${name} is not a result of dyno load --json: ${why}`)
+  if (why) throw dynoError('DYNO_BAD_RESULT.notResult', { name, why })
   return withDefaults(value)
 }
 

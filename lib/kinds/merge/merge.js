@@ -64,16 +64,16 @@ function settings (r) {
 }
 
 /**
- * What keeps the parts from being one load, as one line, or null.
+ * The first part that loaded another URL or with another method than the
+ * first part did, or null: parts of one load share both.
  * @param {Part[]} parts
  */
 export function notOneLoad (parts) {
   const first = identity(parts[0].result)
   for (const part of parts.slice(1)) {
     const own = identity(part.result)
-    for (const key of /** @type {(keyof typeof own)[]} */ (Object.keys(own))) {
-      if (own[key] !== first[key]) return `${part.name} loaded ${key === 'url' ? own.url : `with ${own.method}`}, ${parts[0].name} ${key === 'url' ? first.url : `with ${first.method}`}: merge the results of one load only`
-    }
+    if (own.url !== first.url) return { differs: /** @type {const} */ ('url'), values: { name: part.name, url: own.url, first: parts[0].name, firstUrl: first.url } }
+    if (own.method !== first.method) return { differs: /** @type {const} */ ('method'), values: { name: part.name, method: own.method, first: parts[0].name, firstMethod: first.method } }
   }
   return null
 }

@@ -3,9 +3,9 @@ import { dirname, isAbsolute, join, relative } from 'node:path'
 import { checkout } from '../../checkout.js'
 import { COMPARISON_SCHEMA_VERSION } from '../../stats/comparison.js'
 import { compareVersions } from './versions.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { runVersions } from '../../micro/versions.js'
-import { benchmarkFile, caseFailures, interruptedExitCode } from './command.js'
+import { benchmarkFile, caseFailures, failuresExitCode, interruptedExitCode } from './command.js'
 
 /**
  * `dyno micro <file> --against <ref>`: the benchmark file runs against the
@@ -26,7 +26,7 @@ import { benchmarkFile, caseFailures, interruptedExitCode } from './command.js'
  * @returns {Promise<{ result: AgainstResult, exitCode: number }>}
  */
 export async function runMicroAgainst (options, io) {
-  if (options.files.length === 0) throw usageError('DYNO_NO_FILE', 'no benchmark file given; pass one like examples/micro/divide-by-and-sum.js')
+  if (options.files.length === 0) throw dynoError('DYNO_NO_FILE')
   const files = []
   for (const path of options.files) files.push(await benchmarkFile(path, io.cwd))
   const startedAt = new Date()
@@ -36,7 +36,7 @@ export async function runMicroAgainst (options, io) {
     const inRepo = files.map((file) => {
       const inside = relative(tree.root, file)
       if (inside.startsWith('..') || isAbsolute(inside)) {
-        throw usageError('DYNO_BAD_FILE', `${relative(io.cwd, file)} is outside the repository ${tree.root}; --against runs a benchmark file of the repository against another version of it`)
+        throw dynoError('DYNO_BAD_FILE.outsideRepository', { file: relative(io.cwd, file), root: tree.root })
       }
       return inside
     })
@@ -68,7 +68,7 @@ export async function runMicroAgainst (options, io) {
       files: reports,
       failures
     }
-    return { result, exitCode: io.signal?.aborted ? interruptedExitCode(io.signal) : failures.length > 0 ? 1 : 0 }
+    return { result, exitCode: io.signal?.aborted ? interruptedExitCode(io.signal) : failuresExitCode(failures) }
   } finally {
     await tree.remove()
   }
@@ -81,6 +81,6 @@ export async function runMicroAgainst (options, io) {
  */
 function failuresOf (report, ref) {
   const versionName = (/** @type {'before' | 'after'} */ v) => (v === 'before' ? ` (at ${ref})` : ' (working tree)')
-  if (report.error) return [{ file: report.file + versionName(report.error.version), case: null, stage: report.error.stage, message: report.error.message }]
+  if (report.error) return [{ file: report.file + versionName(report.error.version), case: null, stage: report.error.stage, code: report.error.code, message: report.error.message }]
   return caseFailures(report.file + versionName('before'), report.groups.before).concat(caseFailures(report.file + versionName('after'), report.groups.after))
 }

@@ -1,5 +1,6 @@
 import { MIN_ROUNDS } from './versions.js'
 import { comparisonTable, verdictLines } from '../../report/comparison-table.js'
+import { failureText } from './terminal.js'
 
 /** @typedef {import('../../report/style.js').Style} Style */
 
@@ -17,7 +18,7 @@ export function renderVersions (result, { style }) {
     const rounds = ran === result.settings.rounds ? `${ran} rounds` : `${ran} of ${result.settings.rounds} rounds`
     out.push(style.bold(`${report.file}: the working tree against ${ref}, side by side in ${rounds}`))
     if (report.error) {
-      out.push(style.red(`  could not run the file ${report.error.version === 'before' ? `at ${result.before.ref}` : 'in the working tree'} (${report.error.stage}): ${report.error.message}`), '')
+      out.push(style.red(`  could not run the file ${report.error.version === 'before' ? `at ${result.before.ref}` : 'in the working tree'} ${failureText(report.error)}`), '')
       continue
     }
     if (entries.length === 0) out.push(style.yellow(`  fewer than ${MIN_ROUNDS} rounds ran: too few to compare, no verdict`))

@@ -1,7 +1,7 @@
 import { basename, relative } from 'node:path'
 import { runMicro } from './command.js'
 import { runMicroAgainst } from './against-command.js'
-import { usageError } from '../../errors.js'
+import { dynoError } from '../../errors.js'
 import { DEFAULTS, QUICK, microSettings } from '../../micro/settings.js'
 import { failureLine, renderMicroFile, roundLine } from './terminal.js'
 import { createStyle } from '../../report/style.js'
@@ -73,7 +73,7 @@ export async function run (argv, io) {
  * @param {AbortSignal} signal
  */
 async function against (files, settings, values, io, signal) {
-  if (values.save !== undefined) throw usageError('DYNO_BAD_FLAG', '--save keeps runs of one version and --against compares two in one run; pass one of them')
+  if (values.save !== undefined) throw dynoError('DYNO_BAD_FLAG.saveAndAgainst')
   const showRounds = !values.json && io.stderr.isTTY === true
   const { result, exitCode } = await runMicroAgainst({ files, settings, against: values.against }, {
     cwd: io.cwd,

@@ -1,6 +1,6 @@
 import { mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
-import { usageError } from '../../errors.js'
+import { dynoError, exitCodeOf } from '../../errors.js'
 import { microResult } from '../../micro/result.js'
 import { runFile } from '../../micro/runner.js'
 import { addRun, microRuns } from '../../micro/saved.js'
@@ -21,7 +21,7 @@ import { signalExitCode } from '../../commands/io.js'
  * @returns {Promise<{ result: MicroOutcome, exitCode: number }>}
  */
 export async function runMicro (options, io) {
-  if (options.files.length === 0) throw usageError('DYNO_NO_FILE', 'no benchmark file given; pass one like examples/micro/divide-by-and-sum.js')
+  if (options.files.length === 0) throw dynoError('DYNO_NO_FILE')
   const savePath = options.save === null ? null : savedPath(options.save, io.cwd)
   // Checked before measuring: a name that cannot take the run should not cost the run.
   if (savePath) {
@@ -51,8 +51,16 @@ export async function runMicro (options, io) {
     saved = { path: savePath, run: runs.runs.length }
   }
   const failures = failuresOf(reports, io.cwd)
-  const exitCode = io.signal?.aborted ? interruptedExitCode(io.signal) : failures.length > 0 ? 1 : 0
+  const exitCode = io.signal?.aborted ? interruptedExitCode(io.signal) : failuresExitCode(failures)
   return { result: { document, reports, saved, failures }, exitCode }
+}
+
+/**
+ * 0 when nothing failed; else the exit code the failures' codes are declared with (1).
+ * @param {Failure[]} failures
+ */
+export function failuresExitCode (failures) {
+  return Math.max(0, ...failures.map((f) => exitCodeOf(f.code)))
 }
 
 /**
@@ -66,7 +74,7 @@ export function interruptedExitCode (signal) {
 /** @param {string} name @param {string} cwd */
 function savedPath (name, cwd) {
   if (!/^[\w.-]+$/.test(name) || /^\.+$/.test(name)) {
-    throw usageError('DYNO_BAD_FLAG', `--save takes a plain name (letters, digits, . _ -), not "${name}"`)
+    throw dynoError('DYNO_BAD_FLAG.saveName', { name })
   }
   return join(cwd, '.dyno', 'micro', `${name}.json`)
 }
@@ -83,7 +91,7 @@ async function checkWritable (path, cwd) {
     await writeFile(probe, '')
     await unlink(probe)
   } catch (err) {
-    throw usageError('DYNO_BAD_SAVE', `cannot save to ${relative(cwd, path)}: ${/** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message}; run where dyno may write, or leave out --save`)
+    throw dynoError('DYNO_BAD_SAVE.notWritable', { file: relative(cwd, path), why: /** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message })
   }
 }
 
@@ -97,14 +105,14 @@ async function readSaved (path, cwd) {
     text = await readFile(path, 'utf8')
   } catch (err) {
     if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return null
-    throw usageError('DYNO_BAD_SAVE', `cannot read ${relative(cwd, path)}: ${/** @type {Error} */ (err).message}`)
+    throw dynoError('DYNO_BAD_SAVE.unreadable', { file: relative(cwd, path), why: /** @type {Error} */ (err).message })
   }
   let doc = null
   try {
     doc = JSON.parse(text)
   } catch {}
   if (!microRuns(doc)) {
-    throw usageError('DYNO_BAD_SAVE', `${relative(cwd, path)} holds something other than saved dyno micro runs; move it away or save under another name`)
+    throw dynoError('DYNO_BAD_SAVE.notRuns', { file: relative(cwd, path) })
   }
   return doc
 }
@@ -116,8 +124,8 @@ async function readSaved (path, cwd) {
 export async function benchmarkFile (path, cwd) {
   const file = resolve(cwd, path)
   const info = await stat(file).catch(() => null)
-  if (!info) throw usageError('DYNO_BAD_FILE', `cannot read the benchmark file ${path}: no such file`)
-  if (!info.isFile()) throw usageError('DYNO_BAD_FILE', `${path} is not a file; pass benchmark files, not folders`)
+  if (!info) throw dynoError('DYNO_BAD_FILE.noBenchmark', { file: path })
+  if (!info.isFile()) throw dynoError('DYNO_BAD_FILE.notBenchmark', { file: path })
   return file
 }
 

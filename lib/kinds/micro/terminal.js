@@ -25,8 +25,16 @@ export function roundLine (p, cwd) {
 
 /** @param {import('./types.js').Failure} f */
 export function failureLine (f) {
-  if (f.case === null) return `${f.file}: could not run the file (${f.stage}): ${f.message}`
-  return `${f.file}: case "${f.case}" failed (${f.stage}): ${f.message}`
+  if (f.case === null) return `${f.file}: could not run the file ${failureText(f)}`
+  return `${f.file}: case "${f.case}" failed ${failureText(f)}`
+}
+
+/**
+ * `(stage): message [code]`: what failed, in the words of its kind, then its code.
+ * @param {import('../../micro/analyze.js').MicroFailure} failure
+ */
+export function failureText ({ stage, code, message }) {
+  return `(${stage}): ${message} [${code}]`
 }
 
 /**
@@ -36,7 +44,7 @@ export function failureLine (f) {
 export function renderMicroFile (report, { style, cwd }) {
   const out = [style.bold(relative(cwd, report.file) || report.file)]
   if (report.error) {
-    out.push(style.red(`  could not run the file (${report.error.stage}): ${report.error.message}`), '')
+    out.push(style.red(`  could not run the file ${failureText(report.error)}`), '')
     return out.join('\n')
   }
   for (const group of report.groups) out.push(renderGroup(group, style, cwd))
@@ -62,12 +70,12 @@ function renderGroup (group, style, cwd) {
 /** `name x 11,014 ops/sec ±1.12% (874 runs sampled in 10 processes)` @param {CaseReport} c @param {Style} style */
 function caseLines (c, style) {
   if (!c.summary) {
-    return [style.red(`${c.name} failed${c.error ? ` (${c.error.stage}): ${c.error.message}` : ''}`)]
+    return [style.red(`${c.name} failed${c.error ? ` ${failureText(c.error)}` : ''}`)]
   }
   const s = c.summary
   const rme = Number.isNaN(s.rme) ? '' : ` ±${decimal(s.rme, 2)}%`
   const lines = [`${c.name} x ${rateText(s.opsPerSecond)} ops/sec${rme} (${count(s.samples)} runs sampled in ${c.processes.length} process${c.processes.length === 1 ? '' : 'es'})`]
-  if (c.error) lines.push(style.red(`  then failed (${c.error.stage}): ${c.error.message}`))
+  if (c.error) lines.push(style.red(`  then failed ${failureText(c.error)}`))
   if (s.optimizedAway && s.baselineNs !== null) {
     lines.push(style.yellow(`  probably optimized away: no slower than an empty function (${nanoseconds(s.baselineNs)} per call); return or keep() the result`))
   }

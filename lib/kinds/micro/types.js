@@ -10,6 +10,7 @@
  * @property {string} file relative to cwd
  * @property {string | null} case `group › name`; null when the file itself failed
  * @property {string} stage
+ * @property {string} code a DYNO_BENCH_* code: what kind of failure
  * @property {string} message
  *
  * @typedef {object} MicroOutcome

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises'
-import { usageError } from '../../../errors.js'
+import { dynoError } from '../../../errors.js'
 import { SectionReader, SnapshotFormatError } from './json-sections.js'
 import { checkMemory } from '../memory-budget.js'
 import { HeapSnapshot } from './snapshot.js'
@@ -24,7 +24,7 @@ export async function readSnapshot (path, options = {}) {
   try {
     file = await open(path, 'r')
   } catch (err) {
-    throw usageError('DYNO_BAD_FILE', `cannot read ${path}: ${/** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message}`)
+    throw dynoError('DYNO_BAD_FILE.unreadable', { file: path, why: /** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message })
   }
   try {
     const { size } = await file.stat()
@@ -39,7 +39,7 @@ export async function readSnapshot (path, options = {}) {
     if (!reader.done) throw new SnapshotFormatError('the file ends before the snapshot does (was it written completely?)')
     return builder.finish()
   } catch (err) {
-    if (err instanceof SnapshotFormatError) throw usageError('DYNO_BAD_SNAPSHOT', `${path} is not a heap snapshot V8 wrote: ${err.message}`)
+    if (err instanceof SnapshotFormatError) throw dynoError('DYNO_BAD_SNAPSHOT', { file: path, why: err.message })
     throw err
   } finally {
     await file.close()
