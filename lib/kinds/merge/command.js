@@ -14,7 +14,7 @@ import { mergeResults, notOneLoad } from './merge.js'
 export async function runMerge (options, io) {
   if (options.files.length === 0) throw dynoError('DYNO_NO_RESULT')
   const parts = []
-  for (const file of options.files) parts.push({ name: file, result: await readResult(resolve(io.cwd, file), file) })
+  for (const file of options.files) parts.push({ name: file, ...await readResult(resolve(io.cwd, file), file) })
   const other = notOneLoad(parts)
   if (other?.differs === 'url') throw dynoError('DYNO_NOT_ONE_LOAD.url', other.values)
   if (other?.differs === 'method') throw dynoError('DYNO_NOT_ONE_LOAD.method', other.values)
@@ -26,7 +26,7 @@ export async function runMerge (options, io) {
  * other lines (a pod's log): the document runs from a line `{` to a line `}`.
  * @param {string} path
  * @param {string} name as the user gave it
- * @returns {Promise<import('../../load/summary.js').LoadResult>}
+ * @returns {Promise<{ result: import('../../load/summary.js').LoadResult, histogram: import('hdr-histogram-js').Histogram }>}
  */
 async function readResult (path, name) {
   let text
@@ -39,7 +39,13 @@ async function readResult (path, name) {
   if (value === undefined) throw dynoError('DYNO_BAD_RESULT.noDocument', { name })
   const why = whyNotResult(value)
   if (why) throw dynoError('DYNO_BAD_RESULT.notResult', { name, why })
-  return withDefaults(value)
+  let histogram
+  try {
+    histogram = decodeHistogram(/** @type {any} */ (value).latency.histogram.data)
+  } catch {
+    throw dynoError('DYNO_BAD_RESULT.notResult', { name, why: 'its latency histogram cannot be decoded' })
+  }
+  return { result: withDefaults(value), histogram }
 }
 
 /** @param {string} text @returns {unknown} */
@@ -65,11 +71,6 @@ function whyNotResult (value) {
   if (typeof value.url !== 'string' || typeof value.startedAt !== 'string' || !Number.isFinite(Date.parse(value.startedAt))) return 'it has no url or start time'
   if (!value.requests || typeof value.requests.completed !== 'number' || !value.requests.perSecond || !Array.isArray(value.requests.perSecond.samples)) return 'it has no request counts'
   if (typeof value.latency?.histogram?.data !== 'string') return 'it has no latency histogram (results of dyno before 0.1 have none)'
-  try {
-    decodeHistogram(value.latency.histogram.data)
-  } catch {
-    return 'its latency histogram cannot be decoded'
-  }
   return null
 }
 

@@ -14,6 +14,7 @@ import { sum } from '../../stats/describe.js'
  * @typedef {object} Part one generator's result, and where it came from
  * @property {string} name the file it was read from
  * @property {LoadResult} result
+ * @property {import('hdr-histogram-js').Histogram} [histogram] its latency histogram, decoded already
  *
  * @typedef {object} GeneratorLine what the merge says of each generator
  * @property {string} name
@@ -90,7 +91,7 @@ export function mergeResults (parts) {
   const seconds = (end - start) / 1000
 
   const histogram = createHistogram()
-  for (const r of results) histogram.add(decodeHistogram(r.latency.histogram.data))
+  for (const part of parts) histogram.add(part.histogram ?? decodeHistogram(part.result.latency.histogram.data))
   const answered = results.filter((r) => r.requests.completed > 0)
   const minUs = answered.length ? Math.min(...answered.map((r) => r.latency.min * 1000)) : 0
   const maxUs = answered.length ? Math.max(...answered.map((r) => r.latency.max * 1000)) : 0
