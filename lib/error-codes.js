@@ -4,7 +4,7 @@
  * code raised in lib/, in step.
  *
  * Exit codes: 2, the user asked for something that cannot work; 1, the
- * target failed; 3, a bug in dyno.
+ * target failed; 3, a bug in dyno, or a threshold of dyno load --fail-on broken.
  * @type {Record<string, { exitCode: 1 | 2 | 3, meaning: string }>}
  */
 export const ERROR_CODES = {
@@ -52,5 +52,8 @@ export const ERROR_CODES = {
   DYNO_NOT_ONE_PROCESS: { exitCode: 2, meaning: 'dyno heap diff was given snapshots of different processes, whose object ids match by chance' },
   DYNO_NOTHING_COMPARED: { exitCode: 1, meaning: 'dyno compare --load ran rounds, and in none did both versions answer: no ratio, no verdict' },
   DYNO_NO_SNAPSHOT: { exitCode: 1, meaning: 'the app ended before dyno had two heap snapshots (or, with --sampling, its allocation profile)' },
+  DYNO_BAD_THRESHOLD: { exitCode: 2, meaning: 'a --fail-on threshold names an unknown figure, is malformed, or has a unit that does not fit its figure' },
+  DYNO_THRESHOLD_NO_DATA: { exitCode: 2, meaning: 'a --fail-on threshold cannot be judged: no request of the run completed' },
+  DYNO_THRESHOLD_BROKEN: { exitCode: 3, meaning: 'a --fail-on threshold was broken: the run worked, and its result is worse than the limit' },
   DYNO_INTERNAL: { exitCode: 3, meaning: 'a bug in dyno: please report it with the command line and what it printed' }
 }
