@@ -10,8 +10,8 @@
  * error raised in lib/, in step.
  *
  * Exit codes: 2, the user asked for something that cannot work; 1, the
- * target failed (for dyno micro, a benchmark file or a case of it); 3, a bug
- * in dyno.
+ * target failed (for dyno micro, a benchmark file or a case of it); 3, a
+ * gate failed (a --fail-on threshold broken); 70, a bug in dyno.
  *
  * The DYNO_BENCH_* codes are not thrown: they name why dyno micro could not
  * run a benchmark file or a case of it, in the report, on stderr and in
@@ -51,6 +51,7 @@ export const ERROR_CODES = /** @type {const} */ ({
       viewTakesNoCommand: '--view renders a profile; it takes no command',
       saveAndAgainst: '--save keeps runs of one version and --against compares two in one run; pass one of them',
       saveName: '--save takes a plain name (letters, digits, . _ -), not "{name}"',
+      failOnInLoad: '--fail-on is dyno load\'s own: a load run by another command judges no thresholds',
       standalone: 'a benchmark file run by node takes --quick and --json, not "{arg}"; for other settings pass them to run({ rounds, warmup, time, timeout }) or use dyno micro'
     }
   },
@@ -524,8 +525,27 @@ export const ERROR_CODES = /** @type {const} */ ({
     meaning: 'dyno merge was given no file',
     message: 'no result to merge; give the --json results of dyno load, like: dyno merge gen-*.json'
   },
-  DYNO_INTERNAL: {
+  DYNO_BAD_THRESHOLD: {
+    exitCode: 2,
+    meaning: 'a --fail-on threshold names an unknown figure, is malformed, or has a unit that does not fit its figure',
+    messages: {
+      none: '{flag} needs thresholds, like \'p99<200ms,errors=0\'; the figures are {figures}',
+      emptyBetweenCommas: '{flag} "{text}" has an empty threshold between its commas',
+      bad: '{flag} "{written}": {why}'
+    }
+  },
+  DYNO_THRESHOLD_NO_DATA: {
+    exitCode: 2,
+    meaning: 'a --fail-on threshold cannot be judged: no request of the run completed',
+    message: 'cannot judge {threshold}: {problem}'
+  },
+  DYNO_THRESHOLD_BROKEN: {
     exitCode: 3,
+    meaning: 'a --fail-on threshold was broken: the run worked, and its result is worse than the limit',
+    message: 'threshold {threshold} broken: {figure} was {value}'
+  },
+  DYNO_INTERNAL: {
+    exitCode: 70,
     meaning: 'a bug in dyno: please report it with the command line and what it printed',
     messages: {
       bug: 'a bug in dyno ({detail}); please report it with the command line and this output',

@@ -4,7 +4,8 @@ import { ERROR_CODES } from './error-codes.js'
  * Every error dyno raises on purpose carries a stable `DYNO_*` code and an
  * exit code: 2 when the user asked for something that cannot work (a bad
  * flag, URL or file), 1 when the target failed (nothing listening, crashed,
- * never answered), 3 for a bug in dyno. Each is declared once, with its
+ * never answered), 3 when a gate dyno was asked to apply failed (--fail-on),
+ * 70 for a bug in dyno (sysexits' EX_SOFTWARE). Each is declared once, with its
  * message, in error-codes.js, and raised by name with `dynoError`. The CLI
  * prints `message` alone, never a stack trace.
  */
@@ -12,7 +13,7 @@ export class DynoError extends Error {
   /**
    * @param {string} code stable identifier, `DYNO_*`
    * @param {string} message one line that says what is wrong and how to fix it
-   * @param {{ exitCode?: 1 | 2 | 3, cause?: unknown }} [options]
+   * @param {{ exitCode?: 1 | 2 | 3 | 70, cause?: unknown }} [options]
    */
   constructor (code, message, options = {}) {
     super(message, { cause: options.cause })
@@ -87,10 +88,10 @@ function create (id, values, options) {
 /**
  * The exit code a code is declared with.
  * @param {string} code
- * @returns {1 | 2 | 3}
+ * @returns {1 | 2 | 3 | 70}
  */
 export function exitCodeOf (code) {
-  return /** @type {Record<string, { exitCode: 1 | 2 | 3 }>} */ (ERROR_CODES)[code]?.exitCode ?? 3
+  return /** @type {Record<string, { exitCode: 1 | 2 | 3 | 70 }>} */ (ERROR_CODES)[code]?.exitCode ?? 70
 }
 
 /**
@@ -99,7 +100,7 @@ export function exitCodeOf (code) {
  * @param {{ code: string, message: string, exitCode: number }} error
  */
 export function revivedError ({ code, message, exitCode }) {
-  return new DynoError(code, message, { exitCode: /** @type {1 | 2 | 3} */ (exitCode) })
+  return new DynoError(code, message, { exitCode: /** @type {1 | 2 | 3 | 70} */ (exitCode) })
 }
 
 /**
@@ -108,7 +109,7 @@ export function revivedError ({ code, message, exitCode }) {
  * @param {string} label
  */
 export function labelledError (err, label) {
-  return new DynoError(err.code, `${label}: ${err.message}`, { exitCode: /** @type {1 | 2 | 3} */ (err.exitCode), cause: err })
+  return new DynoError(err.code, `${label}: ${err.message}`, { exitCode: /** @type {1 | 2 | 3 | 70} */ (err.exitCode), cause: err })
 }
 
 /**

@@ -53,8 +53,11 @@ const EXCEPTIONS = [
   { from: 'lib/micro/api.js', to: 'lib/cli/micro-standalone.js', why: 'a benchmark file run with plain node is its own command line: api.js is an entry point, like bin/dyno.js' }
 ]
 
-/** Renderers another kind may use: the flamegraph (heap --sampling, compare --flame) and the load's tables (every observing command). */
-const SHARED_RENDERERS = ['lib/kinds/flame/html.js', 'lib/kinds/load/terminal.js']
+/**
+ * Modules another kind may use: the flamegraph (heap --sampling, compare --flame), the load's tables
+ * (every observing command), and the load's --fail-on thresholds (judged alike on any load's result).
+ */
+const SHARED_ACROSS_KINDS = ['lib/kinds/flame/html.js', 'lib/kinds/load/terminal.js', 'lib/kinds/load/thresholds.js']
 
 /** @param {string} dir @returns {string[]} */
 function sourceFiles (dir) {
@@ -113,7 +116,7 @@ function importProblem (file, target) {
   if (!allowed) return `${fromPath}: in no layer of the table`
   if (EXCEPTIONS.some((e) => e.from === fromPath && e.to === toPath)) return null
   const line = `${fromPath} (${from.layer}) imports ${toPath} (${to.layer})`
-  if (from.kind && to.kind && from.kind !== to.kind) return SHARED_RENDERERS.includes(toPath) ? null : `${line}: a kind imports another kind's code`
+  if (from.kind && to.kind && from.kind !== to.kind) return SHARED_ACROSS_KINDS.includes(toPath) ? null : `${line}: a kind imports another kind's code`
   if (to.layer === from.layer && !from.layer.startsWith('kind:')) return null
   return allowed.includes('*') || allowed.includes(to.layer) ? null : line
 }

@@ -59,7 +59,7 @@ const OPEN_BATCH = 256
  * @typedef {object} RunFailure
  * @property {string} code
  * @property {string} message
- * @property {1 | 2 | 3} exitCode
+ * @property {1 | 2 | 3 | 70} exitCode
  */
 
 /**

@@ -15,7 +15,7 @@ import { loadRequestsFile } from './requests-file.js'
  * 'stop' alone.
  * @typedef {{ type: 'tick', tick: import('./engine.js').EngineTick }
  *   | { type: 'result', raw: object }
- *   | { type: 'error', code: string, message: string, exitCode: 1 | 2 | 3 }
+ *   | { type: 'error', code: string, message: string, exitCode: 1 | 2 | 3 | 70 }
  *   | { type: 'crash', message: string }} WorkerMessage
  */
 

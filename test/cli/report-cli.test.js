@@ -60,10 +60,10 @@ test('dyno report on a kind it cannot render, or a folder that is not a run: one
   assert.match(none.out.stderr, /meta\.json does not exist; is .* a dyno run folder\?\n$/)
 })
 
-test('a failure that is nobody\'s mistake is called a bug in dyno, with exit code 3', async () => {
+test('a failure that is nobody\'s mistake is called a bug in dyno, with exit code 70', async () => {
   const { out, io } = memoryIO({ failingStdout: true })
   const code = await main(['report', schemaOneFolder()], io)
-  assert.equal(code, 3)
+  assert.equal(code, 70)
   assert.match(out.stderr, /^dyno report: a bug in dyno \(TypeError: cannot write\); please report it/)
   assert.ok(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).name)
 })

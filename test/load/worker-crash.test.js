@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import { runDyno } from '../helpers/cli.js'
 import { startHttpServer } from '../helpers/servers.js'
 
-test('a crash inside a load worker that is not a DynoError is reported as a bug in dyno, exit code 3', async (t) => {
+test('a crash inside a load worker that is not a DynoError is reported as a bug in dyno, exit code 70', async (t) => {
   const target = await startHttpServer((req, res) => res.end('ok'))
   t.after(target.close)
   const dir = mkdtempSync(join(tmpdir(), 'dyno-crash-'))
@@ -18,6 +18,6 @@ test('a crash inside a load worker that is not a DynoError is reported as a bug 
     export default [{ path: '/' }]
   `)
   const run = await runDyno(['load', '-w', '1', '-a', '10', '--requests', 'sabotage.mjs', target.url], { cwd: dir })
-  assert.equal(run.code, 3, run.stderr)
+  assert.equal(run.code, 70, run.stderr)
   assert.equal(run.stderr, 'dyno load: a bug in dyno (load worker 0 crashed: TypeError: the clock is gone); please report it with the command line and this output\n')
 })

@@ -5,7 +5,8 @@ import { DEFAULTS, resolveOptions } from '../../load/options.js'
 import { loadRequestsFile } from '../../load/requests-file.js'
 import { parseSegment } from '../../load/segment.js'
 import { runLoad } from './command.js'
-import { renderLoadHeader, renderLoadResult } from './terminal.js'
+import { renderLoadHeader, renderLoadResult, renderThresholds } from './terminal.js'
+import { parseThresholds } from './thresholds.js'
 import { createProgressBar } from '../../report/progress.js'
 import { createStyle } from '../../report/style.js'
 import { parseFlags } from '../../cli/flags.js'
@@ -19,7 +20,12 @@ export const command = /** @type {const} */ ({
   details: [
     'Closed model (default): each connection sends its next request when the last one returns.',
     'Open model (-R): requests go out at a constant rate whatever the server does, and latency',
-    'counts from when each request was due, so a stalled server shows in the tail.'
+    'counts from when each request was due, so a stalled server shows in the tail.',
+    '',
+    '--fail-on thresholds: a figure, <, <=, >, >= or =, and a number. Latency p<N> (any percentile),',
+    'mean, min, max in us, ms or s (a bare number is ms); rps; requests, errors, non2xx (counts);',
+    'error-rate, non2xx-rate in % of the requests sent (or a fraction). A run where no request',
+    'completed judges none: exit 2.'
   ].join('\n'),
   flags: [
     { name: 'connections', short: 'c', type: 'integer', min: 1, default: DEFAULTS.connections, placeholder: 'n', description: 'concurrent connections' },
@@ -41,13 +47,15 @@ export const command = /** @type {const} */ ({
     { name: 'start-at', type: 'string', placeholder: 'time', description: 'wait until this time to start (ISO 8601 with its zone, or epoch ms), so that generators on many machines start together' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document (with the latency histogram) instead of tables' },
     { name: 'latency', short: 'l', type: 'boolean', description: 'print the full latency percentile table' },
-    { name: 'progress', type: 'boolean', default: true, description: 'show a progress bar on a terminal' }
+    { name: 'progress', type: 'boolean', default: true, description: 'show a progress bar on a terminal' },
+    { name: 'fail-on', type: 'string', multiple: true, placeholder: 'thresholds', description: 'exit 3 when a threshold on the result is broken: \'p99<200ms,errors=0,rps>5000\'' }
   ],
   examples: [
     'dyno load -c 100 -d 10 http://127.0.0.1:3000/hello',
     'dyno load -m POST -H "content-type: application/json" -b \'{"hello":"world"}\' http://127.0.0.1:3000/echo',
     'dyno load -R 2000 -d 30 -l http://127.0.0.1:3000/',
-    'dyno load -a 1000 --json http://127.0.0.1:3000/ > result.json'
+    'dyno load -a 1000 --json http://127.0.0.1:3000/ > result.json',
+    'dyno load -d 30 --fail-on \'p99<200ms,error-rate<1%\' http://127.0.0.1:3000/'
   ]
 })
 
@@ -58,7 +66,7 @@ export const command = /** @type {const} */ ({
  * @param {import('../../cli/io.js').IO} io
  */
 export async function run (argv, io) {
-  const { options, values } = await parseLoadArgs(argv, io.cwd)
+  const { options, values, thresholds } = await parseLoadArgs(argv, io.cwd, { thresholds: true })
   const style = createStyle(io.stdout)
   const progressOn = values.progress && !values.json && io.stderr.isTTY === true
   const bar = progressOn ? createProgressBar(io.stderr) : null
@@ -73,15 +81,20 @@ export async function run (argv, io) {
         if (event.type === 'load-start' && !values.json) io.stdout.write(renderLoadHeader(event.options) + '\n')
         else if (event.type === 'load-progress') bar?.update(event.progress)
       }
-    })
+    }, { thresholds })
   } finally {
     bar?.done()
     interrupt.dispose()
   }
-  const { result, exitCode, problem } = outcome
-  if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')
-  else io.stdout.write(renderLoadResult(result, { style, percentiles: values.latency }))
+  const { result, exitCode, problem, verdicts, thresholdLines } = outcome
+  if (values.json) {
+    io.stdout.write(JSON.stringify(verdicts ? { ...result, thresholds: verdicts } : result, null, 2) + '\n')
+  } else {
+    io.stdout.write(renderLoadResult(result, { style, percentiles: values.latency }))
+    if (verdicts) io.stdout.write(renderThresholds(verdicts, style))
+  }
   if (problem) io.stderr.write(`dyno load: ${problem}\n`)
+  for (const line of thresholdLines) io.stderr.write(`dyno load: ${line}\n`)
   return exitCode
 }
 
@@ -89,11 +102,17 @@ export async function run (argv, io) {
  * `dyno load`'s flags and URL as load options, checked; `dyno flame --load` uses it too.
  * @param {string[]} argv
  * @param {string} cwd
- * @param {{ urlToCheck?: (url: string) => string, example?: string }} [options] what the URL is checked as
- *   (flame's URL holds `$PORT` until the app listens), and a URL to give as an example
+ * @param {{ urlToCheck?: (url: string) => string, example?: string, thresholds?: boolean }} [options] what the URL is checked as
+ *   (flame's URL holds `$PORT` until the app listens), a URL to give as an example, and whether --fail-on
+ *   is taken (dyno load's own; a load another command runs refuses it rather than ignore it)
  */
-export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url, example = 'http://127.0.0.1:3000/' } = {}) {
+export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url, example = 'http://127.0.0.1:3000/', thresholds: takesThresholds = false } = {}) {
   const { values, positionals, given } = parseFlags(command, argv)
+  if (given.has('fail-on') && !takesThresholds) {
+    throw dynoError('DYNO_BAD_FLAG.failOnInLoad')
+  }
+  // A threshold that cannot be judged is a mistake to say now, before the load runs.
+  const thresholds = given.has('fail-on') ? parseThresholds(values['fail-on']) : null
   if (positionals.length !== 1) {
     throw positionals.length === 0
       ? dynoError('DYNO_BAD_URL.missing', { example })
@@ -105,7 +124,7 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
   // Every mistake now, before a header is printed or an app is started.
   if (options.requestsFile) options.requests = await loadRequestsFile(options.requestsFile)
   resolveOptions({ ...options, url: urlToCheck(options.url) })
-  return { options, values }
+  return { options, values, thresholds }
 }
 
 /**

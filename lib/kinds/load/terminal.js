@@ -2,6 +2,7 @@ import { DEFAULTS, displayUrl } from '../../load/options.js'
 import { LATENCY_PERCENTILES } from '../../load/summary.js'
 import { bytes, count, decimal, milliseconds, seconds } from '../../format.js'
 import { table } from '../../report/table.js'
+import { formatValue } from './thresholds.js'
 
 /** @typedef {import('../../load/summary.js').LoadResult} LoadResult */
 /** @typedef {import('../../report/style.js').Style} Style */
@@ -100,6 +101,23 @@ export function renderLoadResult (result, { style, percentiles = false }) {
     }
   }
   return out.join('\n') + '\n'
+}
+
+/**
+ * The --fail-on thresholds, each with the figure it was judged on.
+ * @param {readonly import('./thresholds.js').Verdict[]} verdicts
+ * @param {Style} style
+ */
+export function renderThresholds (verdicts, style) {
+  const broken = verdicts.filter((v) => !v.ok).length
+  const out = [`Thresholds: ${verdicts.length - broken} held, ${broken} ${verdicts.some((v) => v.value === null) ? 'not judged' : 'broken'}`]
+  const width = Math.max(...verdicts.map((v) => v.threshold.length))
+  for (const v of verdicts) {
+    const mark = v.ok ? style.green('✓') : style.red('✗')
+    const what = v.value === null ? `cannot judge: ${v.problem ?? 'no data'}` : `${v.figure} was ${formatValue(v.value, v.unit)}`
+    out.push(`  ${mark} ${v.threshold.padEnd(width)}  ${what}`)
+  }
+  return '\n' + out.join('\n') + '\n'
 }
 
 /** `1 request was`, `12 requests were` @param {number} n */

@@ -3,13 +3,15 @@ import { resolve } from 'node:path'
 import { dynoError, fileProblem } from '../../errors.js'
 import { decodeHistogram } from '../../load/histogram.js'
 import { mergeResults, notOneLoad } from './merge.js'
+import { judgeThresholds, thresholdsOutcome } from '../load/thresholds.js'
 
 /**
  * `dyno merge <result.json>…`: reads the --json results of the generators of
- * one load and merges them (see merge.js).
- * @param {{ files: string[] }} options
+ * one load and merges them (see merge.js); thresholds (--fail-on) are judged
+ * on the merged whole, never on one generator's share.
+ * @param {{ files: string[], thresholds?: readonly import('../load/thresholds.js').Threshold[] | null }} options
  * @param {import('../../commands/io.js').CommandIO} io
- * @returns {Promise<{ result: import('./merge.js').MergedResult, exitCode: number }>}
+ * @returns {Promise<{ result: import('./merge.js').MergedResult & { thresholds?: import('../load/thresholds.js').Verdict[] }, exitCode: number, thresholdLines: string[] }>}
  */
 export async function runMerge (options, io) {
   if (options.files.length === 0) throw dynoError('DYNO_NO_RESULT')
@@ -18,7 +20,11 @@ export async function runMerge (options, io) {
   const other = notOneLoad(parts)
   if (other?.differs === 'url') throw dynoError('DYNO_NOT_ONE_LOAD.url', other.values)
   if (other?.differs === 'method') throw dynoError('DYNO_NOT_ONE_LOAD.method', other.values)
-  return { result: mergeResults(parts), exitCode: 0 }
+  const result = mergeResults(parts)
+  if (!options.thresholds) return { result, exitCode: 0, thresholdLines: [] }
+  const verdicts = judgeThresholds(options.thresholds, result)
+  const judged = thresholdsOutcome(verdicts)
+  return { result: { ...result, thresholds: verdicts }, exitCode: judged.exitCode, thresholdLines: judged.lines }
 }
 
 /**
