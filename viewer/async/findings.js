@@ -1,6 +1,7 @@
 /* The findings: each with its kind, where it is, its cost and saving per request, and what to do. */
-/* exported renderFindings */
-/* global formatMs, formatCount */
+import { formatCount } from '../shared/format.js'
+import { formatMs } from './data.js'
+/** @import { Finding, SourceLocation } from './data.js' */
 
 /**
  * @param {HTMLElement} list
@@ -8,7 +9,7 @@
  * @param {{ analyzed: number }} traced
  * @param {(location: SourceLocation) => void} onShow shows a finding's line
  */
-function renderFindings (list, findings, traced, onShow) {
+export function renderFindings (list, findings, traced, onShow) {
   list.replaceChildren()
   if (findings.length === 0) {
     const item = document.createElement('li')

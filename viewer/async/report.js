@@ -1,7 +1,15 @@
 /* The async report: its state, its actions, and what each part of the page draws. */
-/* exported startReport */
-/* global createStore, themeActions, preferredTheme, applyTheme, renderHeader, runFacts, createTooltip, formatCount, formatMs,
-   readAsyncData, renderFindings, renderWaterfall, markSelected, sortCallSites, renderCallSites, createSourcePanel */
+import { formatCount } from '../shared/format.js'
+import { renderHeader, runFacts } from '../shared/header.js'
+import { createStore } from '../shared/state.js'
+import { applyTheme, preferredTheme, themeActions } from '../shared/theme.js'
+import { createTooltip } from '../shared/tooltip.js'
+import { renderCallSites, sortCallSites } from './call-sites.js'
+import { formatMs, readAsyncData } from './data.js'
+import { renderFindings } from './findings.js'
+import { createSourcePanel } from './source.js'
+import { markSelected, renderWaterfall } from './waterfall.js'
+/** @import { SiteColumn } from './call-sites.js' */
 
 /**
  * @typedef {object} AsyncState
@@ -13,7 +21,7 @@
  * @property {'dark' | 'light'} theme
  */
 
-function startReport () {
+export function startReport () {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
   const data = readAsyncData(/** @type {string} */ ($('async-data').textContent))
   const { analysis, sites, meta } = data

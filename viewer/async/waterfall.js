@@ -1,6 +1,6 @@
 /* A request's waterfall: each operation a bar from when it was made to when it settled, its continuation marked. */
-/* exported renderWaterfall, markSelected */
-/* global formatMs, siteText */
+import { formatMs, siteText } from './data.js'
+/** @import { Bar, RequestView, Site } from './data.js' */
 
 /**
  * @param {HTMLElement} container
@@ -8,7 +8,7 @@
  * @param {{ sites: Map<number, Site>, criticalOnly: boolean,
  *   onSelect: (site: number) => void, tooltip: { show: (x: number, y: number, content: { title: string, where: string, rows: [string, string][] }) => void, hide: () => void } }} options
  */
-function renderWaterfall (container, view, options) {
+export function renderWaterfall (container, view, options) {
   const { sites, tooltip } = options
   const total = Math.max(view.durationMs, ...view.bars.map((b) => b.end), 0.01)
   const at = (/** @type {number} */ ms) => Math.min(100, Math.max(0, ms / total * 100)) + '%'
@@ -101,7 +101,7 @@ function ticks (total) {
  * @param {HTMLElement} container
  * @param {number} site
  */
-function markSelected (container, site) {
+export function markSelected (container, site) {
   for (const row of container.querySelectorAll('[data-site]')) {
     row.setAttribute('aria-selected', String(site >= 0 && /** @type {HTMLElement} */ (row).dataset.site === String(site)))
   }

@@ -1,6 +1,6 @@
 /* The figures of a range of the run: what the charts show there, summed up. The load window at first; the range zoomed on after. */
-/* exported rangeFigures, renderFigures */
-/* global formatCount, renderFacts */
+import { formatCount } from '../shared/format.js'
+import { renderFacts } from '../shared/header.js'
 
 /**
  * @typedef {{ t: number[], series: Record<string, (number | null)[]>, load: { t: number[], rps: number[], errors: number[], p50: (number | null)[], p99: (number | null)[], max: (number | null)[] } }} DoctorCharts
@@ -12,7 +12,7 @@
  * @param {number} to seconds
  * @returns {[string, string][]}
  */
-function rangeFigures (charts, from, to) {
+export function rangeFigures (charts, from, to) {
   const { t, series } = charts
   /** @type {number[]} */
   const inside = []
@@ -54,7 +54,7 @@ function rangeFigures (charts, from, to) {
  * @param {string} heading
  * @param {[string, string][]} rows
  */
-function renderFigures (title, list, heading, rows) {
+export function renderFigures (title, list, heading, rows) {
   title.textContent = heading
   renderFacts(list, rows)
 }

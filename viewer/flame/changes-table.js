@@ -3,8 +3,9 @@
  * after, the biggest change first. It lists the functions that ran only
  * before too, which have no width in the after tree.
  */
-/* exported renderChanges */
-/* global formatCount, formatMs */
+import { formatCount } from '../shared/format.js'
+import { formatMs } from './profile.js'
+/** @import { Profile } from './profile.js' */
 
 const CHANGES_SHOWN = 200
 
@@ -13,7 +14,7 @@ const CHANGES_SHOWN = 200
  * @param {HTMLElement} countLabel
  * @param {NonNullable<Profile['diff']>} diff
  */
-function renderChanges (table, countLabel, diff) {
+export function renderChanges (table, countLabel, diff) {
   const signed = (/** @type {number} */ ms) => (ms < 0 ? '\u2212' : '+') + formatMs(Math.abs(ms))
   const rows = diff.functions.slice(0, CHANGES_SHOWN).map((f) => {
     const tr = document.createElement('tr')

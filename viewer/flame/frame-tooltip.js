@@ -1,6 +1,9 @@
 /* What the tooltip says about a frame of the flamegraph: which function, where, and how much time. */
-/* exported describeFrame */
-/* global formatShare, formatLocation, formatMs, TIER_NAMES, amountText */
+import { formatLocation, formatShare } from '../shared/format.js'
+import { TIER_NAMES, amountText, formatMs } from './profile.js'
+/** @import { Profile } from './profile.js' */
+/** @import { FunctionStats } from './stats.js' */
+/** @import { Tree } from './tree-builder.js' */
 
 const KIND_NAMES = ['app code', 'dependency (node_modules)', 'Node.js core', 'native / V8 builtin', 'garbage collection', 'V8 (program)']
 
@@ -12,7 +15,7 @@ const KIND_NAMES = ['app code', 'dependency (node_modules)', 'Node.js core', 'na
  * @param {FunctionStats} stats
  * @returns {{ title: string, where: string, rows: [string, string][] }}
  */
-function describeFrame (profile, tree, i, inverted, stats) {
+export function describeFrame (profile, tree, i, inverted, stats) {
   const all = tree.total[0]
   const amount = amountText(profile.meta)
   const samples = (/** @type {number} */ n) => formatShare(n, all) + ' (' + amount(n) + ')'

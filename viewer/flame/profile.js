@@ -1,6 +1,5 @@
 /* Reads the FlameData embedded in the page into typed arrays. */
-/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, FLAME_TABLES, amountText, countText, formatMs */
-/* global formatCount */
+import { formatCount } from '../shared/format.js'
 
 /** @typedef {import('../../lib/cpu-profile/flame-data.js').FlameData} FlameData */
 /** @typedef {ReturnType<typeof readProfile>} Profile */
@@ -8,20 +7,20 @@
 /** @typedef {keyof typeof FILTERS} FilterName */
 
 /** FlameData's tables, name -> index, as lib/kinds/flame/html.js puts them in the page. */
-const FLAME_TABLES = /** @type {{ category: Record<string, number>, tier: Record<string, number> }} */ (JSON.parse(document.getElementById('flame-tables')?.textContent ?? ''))
+export const FLAME_TABLES = /** @type {{ category: Record<string, number>, tier: Record<string, number> }} */ (JSON.parse(document.getElementById('flame-tables')?.textContent ?? ''))
 /** Indexes of FlameData's CATEGORIES (lib/cpu-profile/flame-data.js). */
-const CATEGORY = FLAME_TABLES.category
-const TIER_NAMES = ['unknown', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'Turbofan']
+export const CATEGORY = FLAME_TABLES.category
+export const TIER_NAMES = ['unknown', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'Turbofan']
 /**
  * Filter toggles and the categories each one hides. (program) goes with native: both are V8's own time.
  * `processes` are the frames that stand for each process and thread of a profile of several: hidden,
  * their calls merge; shown, each process and thread has its own tower to zoom into.
  * @type {Record<'app' | 'deps' | 'core' | 'native' | 'gc' | 'processes', number[]>}
  */
-const FILTERS = { app: [CATEGORY.app], deps: [CATEGORY.deps], core: [CATEGORY.core], native: [CATEGORY.native, CATEGORY.program], gc: [CATEGORY.gc], processes: [CATEGORY.unit] }
+export const FILTERS = { app: [CATEGORY.app], deps: [CATEGORY.deps], core: [CATEGORY.core], native: [CATEGORY.native, CATEGORY.program], gc: [CATEGORY.gc], processes: [CATEGORY.unit] }
 
 /** @param {string} json the embedded FlameData */
-function readProfile (json) {
+export function readProfile (json) {
   /** @type {FlameData} */
   const data = JSON.parse(json)
   if (!data || data.schemaVersion !== 1) throw new Error('this report holds FlameData of an unknown version')
@@ -70,7 +69,7 @@ function readProfile (json) {
 }
 
 /** `17.3 ms`, `0.42 ms`, `0 ms`: small times keep two decimals @param {number} ms */
-function formatMs (ms) {
+export function formatMs (ms) {
   return msNumber(ms) + ' ms'
 }
 
@@ -85,7 +84,7 @@ function msNumber (ms) {
  * @param {FlameData['meta']} meta
  * @returns {(n: number) => string}
  */
-function amountText (meta) {
+export function amountText (meta) {
   if (meta.unit === 'ms per request') return (n) => formatMs(n) + ' per request'
   if (meta.unit !== 'bytes') return (n) => formatCount(n) + ' samples'
   return (n) => {
@@ -105,6 +104,6 @@ function amountText (meta) {
  * @param {FlameData['meta']} meta
  * @returns {(n: number) => string}
  */
-function countText (meta) {
+export function countText (meta) {
   return meta.unit === 'ms per request' ? msNumber : formatCount
 }

@@ -1,6 +1,8 @@
 /* The comparison table: DevTools' columns, sortable by each, a row opening onto its sample objects and retainer paths. */
-/* exported COLUMNS, sortRows, renderComparison */
-/* global formatBytes, formatCount, formatSigned, formatSignedBytes, pathList */
+import { formatCount } from '../shared/format.js'
+import { formatBytes, formatSigned, formatSignedBytes } from './format.js'
+import { pathList } from './paths.js'
+/** @import { PathStep } from './paths.js' */
 
 /**
  * @typedef {{ name: string, newCount: number, deletedCount: number, countDelta: number, allocSize: number, freedSize: number,
@@ -11,7 +13,7 @@
  */
 
 /** @type {[Column, (row: Row) => string][]} */
-const COLUMNS = [
+export const COLUMNS = [
   ['name', (r) => r.name],
   ['newCount', (r) => formatCount(r.newCount)],
   ['deletedCount', (r) => formatCount(r.deletedCount)],
@@ -26,7 +28,7 @@ const COLUMNS = [
  * @param {Row[]} rows @param {Column} by @param {boolean} descending @param {string} search
  * @returns {Row[]}
  */
-function sortRows (rows, by, descending, search) {
+export function sortRows (rows, by, descending, search) {
   const needle = search.trim().toLowerCase()
   const shown = needle ? rows.filter((r) => r.name.toLowerCase().includes(needle)) : rows.slice()
   const sign = descending ? -1 : 1
@@ -44,7 +46,7 @@ function sortRows (rows, by, descending, search) {
  * @param {Row[]} rows in the order to show
  * @param {{ expanded: string | null, growing: Set<string>, details: Map<string, Details>, onToggle: (name: string) => void }} view
  */
-function renderComparison (body, rows, view) {
+export function renderComparison (body, rows, view) {
   const out = []
   for (const row of rows) {
     const tr = document.createElement('tr')

@@ -1,9 +1,8 @@
 /* Bytes and signed deltas, as the heap report shows them. */
-/* exported formatBytes, formatSigned, formatSignedBytes */
-/* global formatCount */
+import { formatCount } from '../shared/format.js'
 
 /** `12.3 MB` (decimal units, as the terminal shows them) @param {number} n */
-function formatBytes (n) {
+export function formatBytes (n) {
   const units = ['B', 'kB', 'MB', 'GB', 'TB']
   let i = 0
   let value = Math.abs(n)
@@ -15,11 +14,11 @@ function formatBytes (n) {
 }
 
 /** `+1,234`, `-5`, `0` @param {number} n */
-function formatSigned (n) {
+export function formatSigned (n) {
   return (n > 0 ? '+' : '') + formatCount(n)
 }
 
 /** `+1.2 MB` @param {number} n */
-function formatSignedBytes (n) {
+export function formatSignedBytes (n) {
   return (n > 0 ? '+' : '') + formatBytes(n)
 }

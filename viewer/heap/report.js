@@ -1,13 +1,18 @@
 /* The heap report: its state, its actions, and what each part of the page draws. */
-/* exported startReport */
-/* global createStore, themeActions, preferredTheme, applyTheme, renderHeader, formatCount, formatDate, formatDuration, formatBytes,
-   formatSignedBytes, renderLeaks, sortRows, renderComparison */
+import { formatCount, formatDate, formatDuration } from '../shared/format.js'
+import { renderHeader } from '../shared/header.js'
+import { createStore } from '../shared/state.js'
+import { applyTheme, preferredTheme, themeActions } from '../shared/theme.js'
+import { renderComparison, sortRows } from './comparison.js'
+import { formatBytes, formatSignedBytes } from './format.js'
+import { renderLeaks } from './paths.js'
+/** @import { Column, Details } from './comparison.js' */
 
 /**
  * @typedef {{ sortBy: Column, descending: boolean, search: string, expanded: string | null, theme: 'dark' | 'light' }} HeapState
  */
 
-function startReport () {
+export function startReport () {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
   const data = JSON.parse(/** @type {string} */ ($('heap-data').textContent))
   const { analysis } = data

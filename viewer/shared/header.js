@@ -1,6 +1,5 @@
 /* The summary at the top: what ran, when, for how long, and how it ended. */
-/* exported renderHeader, renderFacts, runFacts */
-/* global formatCount, formatDate, formatDuration */
+import { formatCount, formatDate, formatDuration } from './format.js'
 
 /**
  * What every report knows of its run (FlameMeta has it, and more).
@@ -37,7 +36,7 @@ function loadText (load) {
  * @param {[string, string][]} own
  * @returns {[string, string][]}
  */
-function runFacts (run, own) {
+export function runFacts (run, own) {
   /** @type {[string, string][]} */
   const rows = [
     ['started', formatDate(run.startedAt)],
@@ -57,7 +56,7 @@ function runFacts (run, own) {
  * @param {string} title
  * @param {[string, string][]} facts
  */
-function renderHeader (elements, report, title, facts) {
+export function renderHeader (elements, report, title, facts) {
   document.title = title + ' · ' + report
   elements.title.textContent = title
   renderFacts(elements.facts, facts)
@@ -68,7 +67,7 @@ function renderHeader (elements, report, title, facts) {
  * @param {HTMLElement} list
  * @param {[string, string][]} facts
  */
-function renderFacts (list, facts) {
+export function renderFacts (list, facts) {
   list.replaceChildren(...facts.map(([term, value]) => {
     const row = document.createElement('div')
     const dt = document.createElement('dt')
