@@ -7,10 +7,13 @@
  * esbuild is a devDependency, so dyno installed from npm has none: the
  * package carries the bundles, written to viewer/dist/ by `npm pack`
  * (scripts/build-viewer.js). A git clone needs no step of its own: a bundle
- * in viewer/dist/ is used when no file it was built from is newer than it,
- * and otherwise esbuild bundles the sources on first use, once per process.
+ * in viewer/dist/ is used while every file it was built from that is there
+ * is as it was (by its hash: an install's files have the time they were
+ * unpacked, in any order), and otherwise esbuild bundles the sources on
+ * first use, once per process.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -25,7 +28,7 @@ export const VIEWER_DIST = join(VIEWER, 'dist')
  * @typedef {object} ViewerBundle
  * @property {string} script the bundled modules, one classic script
  * @property {string} style the CSS they import, in their order
- * @property {string[]} inputs the files it was built from, relative to dyno's root
+ * @property {Record<string, string>} inputs the files it was built from, relative to dyno's root, each with the hash of its content
  */
 
 /** @type {Map<string, ViewerBundle>} */
@@ -52,7 +55,7 @@ export function viewerBundle (entry, { dist = VIEWER_DIST } = {}) {
 function freshBundle (entry, dist) {
   const file = join(dist, bundleName(entry))
   const prebuilt = readPrebuilt(file)
-  if (prebuilt && !newerInput(prebuilt, statSync(file).mtimeMs)) return prebuilt
+  if (prebuilt && !changedInput(prebuilt)) return prebuilt
   const esbuild = loadEsbuild()
   if (esbuild) return bundleViewer(entry, esbuild)
   // Sources changed where esbuild is missing (an installed package someone edited): the bundle it came with.
@@ -78,18 +81,26 @@ function readPrebuilt (file) {
 }
 
 /**
- * Whether a file the bundle was built from changed after it was written. A
- * file that is not there (a dependency installed elsewhere) does not count.
- * @param {ViewerBundle} bundle @param {number} writtenMs
+ * Whether a file the bundle was built from is not as it was then. A file
+ * that is not there (a dependency installed elsewhere) does not count.
+ * @param {ViewerBundle} bundle
  */
-function newerInput (bundle, writtenMs) {
-  return bundle.inputs.some((input) => {
-    try {
-      return statSync(resolve(ROOT, input)).mtimeMs > writtenMs
-    } catch {
-      return false
-    }
+function changedInput (bundle) {
+  return Object.entries(bundle.inputs).some(([input, hash]) => {
+    const now = fileHash(input)
+    return now !== null && now !== hash
   })
+}
+
+/** @param {string} input relative to dyno's root @returns {string | null} */
+function fileHash (input) {
+  let content
+  try {
+    content = readFileSync(resolve(ROOT, input))
+  } catch {
+    return null
+  }
+  return createHash('sha256').update(content).digest('base64')
 }
 
 /** @returns {typeof import('esbuild') | null} */
@@ -126,7 +137,10 @@ export function bundleViewer (entry, esbuild = loadEsbuild() ?? undefined) {
     logLevel: 'silent'
   })
   const output = (/** @type {string} */ ext) => result.outputFiles.find((f) => f.path.endsWith(ext))?.text ?? ''
-  return { script: output('.js'), style: output('.css'), inputs: Object.keys(result.metafile.inputs).sort() }
+  /** @type {Record<string, string>} */
+  const inputs = {}
+  for (const input of Object.keys(result.metafile.inputs).sort()) inputs[input] = fileHash(input) ?? ''
+  return { script: output('.js'), style: output('.css'), inputs }
 }
 
 /** Every report's entry module: `viewer/<report>/main.js`. */
