@@ -1,6 +1,7 @@
 /* The operations grouped by the call site that made them, with their counts and waits. */
+import { shortDuration } from '../../lib/format.js'
 import { formatCount } from '../shared/format.js'
-import { formatMs, siteText } from './data.js'
+import { siteText } from './data.js'
 /** @import { CallSiteGroup, Site } from './data.js' */
 
 /** @typedef {'kind' | 'place' | 'count' | 'perRequest' | 'meanWaitMs' | 'maxWaitMs' | 'totalWaitMs'} SiteColumn */
@@ -36,9 +37,9 @@ export function renderCallSites (body, groups, options) {
       [siteText(options.sites.get(group.site)), 'place'],
       [formatCount(group.count) + (group.unsettled ? ' (' + formatCount(group.unsettled) + ' never settled)' : ''), 'num'],
       [options.traced ? (group.count / options.traced).toFixed(group.count >= options.traced * 10 ? 0 : 1) : '', 'num'],
-      [formatMs(group.meanWaitMs), 'num'],
-      [formatMs(group.maxWaitMs), 'num'],
-      [formatMs(group.totalWaitMs), 'num']
+      [shortDuration(group.meanWaitMs), 'num'],
+      [shortDuration(group.maxWaitMs), 'num'],
+      [shortDuration(group.totalWaitMs), 'num']
     ]
     for (const [text, className] of cells) {
       const cell = row.insertCell()

@@ -1,4 +1,4 @@
-/* The async report's embedded data, and how its places and times read. */
+/* The async report's embedded data, and how its places read. */
 
 /**
  * @typedef {{ fn: string, file: string, shown: string, line: number, column: number }} SiteFrame
@@ -31,13 +31,6 @@ export function readAsyncData (text) {
   /** @type {Map<number, Site>} */
   const sites = new Map(data.analysis.sites.map((s) => [s.id, s]))
   return { ...data, sites }
-}
-
-/** @param {number} ms `0.42 ms`, `8.3 ms`, `152 ms`, `1.5 s` */
-export function formatMs (ms) {
-  if (!(ms >= 0)) return '–'
-  if (ms >= 1000) return (ms / 1000).toFixed(ms >= 10_000 ? 1 : 2) + ' s'
-  return ms.toFixed(ms >= 100 ? 0 : ms >= 10 ? 1 : 2) + ' ms'
 }
 
 /**

@@ -1,6 +1,6 @@
 /* The findings: each with its kind, where it is, its cost and saving per request, and what to do. */
+import { shortDuration } from '../../lib/format.js'
 import { formatCount } from '../shared/format.js'
-import { formatMs } from './data.js'
 /** @import { Finding, SourceLocation } from './data.js' */
 
 /**
@@ -34,7 +34,7 @@ export function renderFindings (list, findings, traced, onShow) {
     where.addEventListener('click', () => onShow(finding.location))
     const cost = document.createElement('span')
     cost.className = 'finding-cost'
-    cost.textContent = formatMs(finding.perRequestMs) + ' a request, saves ~' + formatMs(finding.savingMs) +
+    cost.textContent = shortDuration(finding.perRequestMs) + ' a request, saves ~' + shortDuration(finding.savingMs) +
       ' (in ' + formatCount(finding.requests) + ' of ' + formatCount(traced.analyzed) + ' traced requests)'
     head.append(kind, where, cost)
     item.append(head)

@@ -1,6 +1,7 @@
 /* What the tooltip says about a frame of the flamegraph: which function, where, and how much time. */
+import { fineMs } from '../../lib/format.js'
 import { formatLocation, formatShare } from '../shared/format.js'
-import { TIER_NAMES, amountText, formatMs } from './profile.js'
+import { TIER_NAMES, amountText } from './profile.js'
 /** @import { Profile } from './profile.js' */
 /** @import { FunctionStats } from './stats.js' */
 /** @import { Tree } from './tree-builder.js' */
@@ -39,7 +40,7 @@ export function describeFrame (profile, tree, i, inverted, stats) {
   if (before) {
     const after = inverted ? tree.total[i] : tree.self[i]
     const change = after - before[i]
-    rows.unshift([inverted ? 'before → after' : 'self, before → after', formatMs(before[i]) + ' → ' + formatMs(after) + ' per request (' + (change < 0 ? '\u2212' : '+') + formatMs(Math.abs(change)) + ')'])
+    rows.unshift([inverted ? 'before → after' : 'self, before → after', fineMs(before[i]) + ' → ' + fineMs(after) + ' per request (' + (change < 0 ? '\u2212' : '+') + fineMs(Math.abs(change)) + ')'])
   }
   return { title: frames.name[f], where, rows }
 }

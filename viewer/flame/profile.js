@@ -1,4 +1,5 @@
 /* Reads the FlameData embedded in the page into typed arrays. */
+import { bytes, fineMs, fineMsNumber } from '../../lib/format.js'
 import { formatCount } from '../shared/format.js'
 
 /** @typedef {import('../../lib/cpu-profile/flame-data.js').FlameData} FlameData */
@@ -68,16 +69,6 @@ export function readProfile (json) {
   }
 }
 
-/** `17.3 ms`, `0.42 ms`, `0 ms`: small times keep two decimals @param {number} ms */
-export function formatMs (ms) {
-  return msNumber(ms) + ' ms'
-}
-
-/** @param {number} ms */
-function msNumber (ms) {
-  return ms === 0 ? '0' : Math.abs(ms) >= 1 ? ms.toFixed(1) : ms.toFixed(2)
-}
-
 /**
  * How much a count of the profile is, in its unit: CPU samples, or the
  * bytes an allocation profile counts (`dyno heap --sampling`).
@@ -85,17 +76,9 @@ function msNumber (ms) {
  * @returns {(n: number) => string}
  */
 export function amountText (meta) {
-  if (meta.unit === 'ms per request') return (n) => formatMs(n) + ' per request'
+  if (meta.unit === 'ms per request') return (n) => fineMs(n) + ' per request'
   if (meta.unit !== 'bytes') return (n) => formatCount(n) + ' samples'
-  return (n) => {
-    const units = ['B', 'kB', 'MB', 'GB']
-    let i = 0
-    while (n >= 1000 && i < units.length - 1) {
-      n /= 1000
-      i++
-    }
-    return (i === 0 ? String(Math.round(n)) : String(Number(n.toPrecision(3)))) + ' ' + units[i] + ' allocated'
-  }
+  return (n) => bytes(Math.round(n)) + ' allocated'
 }
 
 /**
@@ -105,5 +88,5 @@ export function amountText (meta) {
  * @returns {(n: number) => string}
  */
 export function countText (meta) {
-  return meta.unit === 'ms per request' ? msNumber : formatCount
+  return meta.unit === 'ms per request' ? fineMsNumber : formatCount
 }

@@ -3,6 +3,7 @@
  * page from it. Each view names the fields it draws; what it draws comes from
  * the model, computed once per change.
  */
+import { fineMs } from '../../lib/format.js'
 import { formatCount } from '../shared/format.js'
 import { renderHeader, runFacts } from '../shared/header.js'
 import { createStore } from '../shared/state.js'
@@ -16,7 +17,7 @@ import { renderLegend, wireControls } from './controls.js'
 import { describeFrame } from './frame-tooltip.js'
 import { createFunctionTable } from './functions-table.js'
 import { createFlameModel } from './model.js'
-import { amountText, countText, formatMs, readProfile } from './profile.js'
+import { amountText, countText, readProfile } from './profile.js'
 import { createSourcePanel } from './source.js'
 import { ancestorsOf, pathTo } from './trees.js'
 /** @import { Profile } from './profile.js' */
@@ -202,7 +203,7 @@ export function startReport () {
 function amountFacts ({ meta, diff }) {
   if (diff) {
     return [
-      ['CPU per request', formatMs(diff.total.before) + ' → ' + formatMs(diff.total.after)],
+      ['CPU per request', fineMs(diff.total.before) + ' → ' + fineMs(diff.total.after)],
       ['requests', formatCount(diff.requests.before) + ' before, ' + formatCount(diff.requests.after) + ' after']
     ]
   }

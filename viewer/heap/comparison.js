@@ -1,6 +1,7 @@
 /* The comparison table: DevTools' columns, sortable by each, a row opening onto its sample objects and retainer paths. */
+import { bytes, signedBytes } from '../../lib/format.js'
 import { formatCount } from '../shared/format.js'
-import { formatBytes, formatSigned, formatSignedBytes } from './format.js'
+import { formatSigned } from './format.js'
 import { pathList } from './paths.js'
 /** @import { PathStep } from './paths.js' */
 
@@ -18,10 +19,10 @@ export const COLUMNS = [
   ['newCount', (r) => formatCount(r.newCount)],
   ['deletedCount', (r) => formatCount(r.deletedCount)],
   ['countDelta', (r) => formatSigned(r.countDelta)],
-  ['allocSize', (r) => formatBytes(r.allocSize)],
-  ['freedSize', (r) => formatBytes(r.freedSize)],
-  ['sizeDelta', (r) => formatSignedBytes(r.sizeDelta)],
-  ['retainedDelta', (r) => formatSignedBytes(r.retainedDelta)]
+  ['allocSize', (r) => bytes(r.allocSize)],
+  ['freedSize', (r) => bytes(r.freedSize)],
+  ['sizeDelta', (r) => signedBytes(r.sizeDelta)],
+  ['retainedDelta', (r) => signedBytes(r.retainedDelta)]
 ]
 
 /**
@@ -100,7 +101,7 @@ function detailsRow (row, details) {
     table.className = 'samples'
     for (const sample of details.samples) {
       const sampleRow = table.insertRow()
-      for (const text of ['@' + sample.id, sample.name, 'self ' + formatBytes(sample.selfSize), 'retained ' + formatBytes(sample.retainedSize)]) {
+      for (const text of ['@' + sample.id, sample.name, 'self ' + bytes(sample.selfSize), 'retained ' + bytes(sample.retainedSize)]) {
         sampleRow.insertCell().textContent = text
       }
     }

@@ -1,5 +1,6 @@
 /* Leaks and retainer paths as lists, one step a line. */
-import { formatSigned, formatSignedBytes } from './format.js'
+import { signedBytes } from '../../lib/format.js'
+import { formatSigned } from './format.js'
 
 /**
  * @typedef {{ edge: string, name: string, to: string, toName: string, id: number, location: string | null }} PathStep
@@ -8,7 +9,7 @@ import { formatSigned, formatSignedBytes } from './format.js'
 
 /** The line the terminal prints for a leak. @param {Leak} leak */
 export function leakText (leak) {
-  return '`' + leak.constructor + '` ' + formatSigned(leak.countDelta) + ' objects (' + formatSignedBytes(leak.retainedDelta) +
+  return '`' + leak.constructor + '` ' + formatSigned(leak.countDelta) + ' objects (' + signedBytes(leak.retainedDelta) +
     ' retained) held by ' + leak.holder + (leak.location ? ' (' + leak.location + ')' : '')
 }
 

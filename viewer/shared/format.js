@@ -1,4 +1,4 @@
-/* Number, time and location formatting for the reports. */
+/* Counts, shares, dates and locations as the reports write them; bytes and durations are lib/format.js's, the terminal's. */
 
 const countFormat = new Intl.NumberFormat('en-US')
 
@@ -17,15 +17,6 @@ export function formatShare (part, whole) {
   const p = part / whole * 100
   if (p < 0.01) return '<0.01%'
   return (p >= 10 ? p.toFixed(1) : p.toFixed(2)) + '%'
-}
-
-/** @param {number} ms */
-export function formatDuration (ms) {
-  if (!(ms >= 0)) return 'unknown'
-  if (ms < 1000) return Math.round(ms) + ' ms'
-  if (ms < 60_000) return (ms / 1000).toFixed(1) + ' s'
-  const minutes = Math.floor(ms / 60_000)
-  return minutes + ' min ' + Math.round((ms % 60_000) / 1000) + ' s'
 }
 
 /** @param {string} iso */

@@ -1,5 +1,6 @@
 /* The summary at the top: what ran, when, for how long, and how it ended. */
-import { formatCount, formatDate, formatDuration } from './format.js'
+import { duration } from '../../lib/format.js'
+import { formatCount, formatDate } from './format.js'
 
 /**
  * What every report knows of its run (FlameMeta has it, and more).
@@ -40,7 +41,7 @@ export function runFacts (run, own) {
   /** @type {[string, string][]} */
   const rows = [
     ['started', formatDate(run.startedAt)],
-    ['duration', formatDuration(run.durationMs)],
+    ['duration', duration(run.durationMs)],
     ...own,
     ['Node.js', (run.node || 'unknown') + (run.v8 ? ' (V8 ' + run.v8 + ')' : '')],
     ['app', exitText(run.exit)]
