@@ -4,7 +4,6 @@ import { flameDiffData } from './flame-diff-data.js'
 import { renderFlameDiffHtml } from './flame-diff-html.js'
 import { FILES } from './folder.js'
 
-
 /**
  * Writes the CPU differential of two versions into a run folder: the
  * differential flamegraph (flame-diff.html) and every function's change per
