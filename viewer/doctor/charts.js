@@ -5,6 +5,7 @@
  */
 import './language.js'
 import uPlot from 'uplot'
+/*! uPlot (https://github.com/leeoniya/uPlot), bundled into the doctor report: MIT License, Copyright (c) 2025, Leon Sorokin */
 /** @import { DoctorCharts } from './figures.js' */
 
 /**
