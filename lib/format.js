@@ -1,6 +1,14 @@
 /**
- * Number formatting shared by the terminal reports.
+ * Numbers, bytes and durations as dyno writes them: on the terminal, and in
+ * the HTML reports, whose browser code (viewer/) imports this module into its
+ * bundle. So it is plain JavaScript and Intl, with nothing of Node's.
+ *
+ * Bytes are counted in decimal units, as DevTools and network throughput
+ * count them: 1 kB is 1000 B, 1 MB is 1000 kB (10^6 B), 1 GB is 10^9 B.
  */
+
+/** Bytes in a megabyte: 10^6. */
+export const MB = 1e6
 
 const grouping = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 
@@ -19,15 +27,52 @@ export function milliseconds (ms) {
   return `${decimal(ms, 2)} ms`
 }
 
-/** `12.3 MB` (decimal units, as network throughput is counted) @param {number} n */
+/** `8.3 ms`, `152 ms`, `1,234 ms`: a tenth of a millisecond below 100 ms, whole ones above @param {number} n */
+export function ms (n) {
+  return `${n >= 100 ? count(n) : decimal(n, 1)} ms`
+}
+
+/** `17.3`, `0.42`, `0`: a time in ms without its unit, small times keeping two decimals @param {number} ms */
+export function fineMsNumber (ms) {
+  return ms === 0 ? '0' : decimal(ms, Math.abs(ms) >= 1 ? 1 : 2)
+}
+
+/** `17.3 ms`, `0.42 ms`, `0 ms`: small times keep two decimals @param {number} ms */
+export function fineMs (ms) {
+  return `${fineMsNumber(ms)} ms`
+}
+
+/** `0.42 ms`, `8.3 ms`, `152 ms`, `1.50 s`, `12.5 s`; `–` for no time @param {number} ms */
+export function shortDuration (ms) {
+  if (!(ms >= 0)) return '–'
+  if (ms >= 1000) return (ms / 1000).toFixed(ms >= 10_000 ? 1 : 2) + ' s'
+  return ms.toFixed(ms >= 100 ? 0 : ms >= 10 ? 1 : 2) + ' ms'
+}
+
+/** `812 ms`, `2.5 s`, `3 min 20 s`: how long something took; `unknown` for no time @param {number} ms */
+export function duration (ms) {
+  if (!(ms >= 0)) return 'unknown'
+  if (ms < 1000) return Math.round(ms) + ' ms'
+  if (ms < 60_000) return (ms / 1000).toFixed(1) + ' s'
+  const minutes = Math.floor(ms / 60_000)
+  return minutes + ' min ' + Math.round((ms % 60_000) / 1000) + ' s'
+}
+
+/** `812 B`, `12.3 kB`, `-4.5 MB`, `1.2 GB`: three significant digits at most, in decimal units @param {number} n */
 export function bytes (n) {
   const units = ['B', 'kB', 'MB', 'GB', 'TB']
+  let value = Math.abs(n)
   let i = 0
-  while (n >= 1000 && i < units.length - 1) {
-    n /= 1000
+  while (value >= 1000 && i < units.length - 1) {
+    value /= 1000
     i++
   }
-  return `${i === 0 ? n : trim(n)} ${units[i]}`
+  return `${n < 0 ? '-' : ''}${i === 0 ? value : trim(value)} ${units[i]}`
+}
+
+/** `+1.2 MB`, `-812 B`, `0 B` @param {number} n */
+export function signedBytes (n) {
+  return (n > 0 ? '+' : '') + bytes(n)
 }
 
 /** `2.5s`, `10s` @param {number} s */

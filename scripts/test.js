@@ -87,8 +87,8 @@ const bin = (/** @type {string} */ name) => join(root, 'node_modules', '.bin', n
 const results = []
 if (selection.length === 0) {
   results.push(['lint', step('lint (neostandard)', bin('eslint'), ['.'])])
-  // The library with its tests, then each report's browser code with the DOM's types.
-  for (const project of ['tsconfig.test.json', 'viewer/tsconfig.json', 'viewer/doctor/tsconfig.json', 'viewer/heap/tsconfig.json', 'viewer/async/tsconfig.json']) {
+  // The library with its tests, then the reports' browser code with the DOM's types.
+  for (const project of ['tsconfig.test.json', 'viewer/tsconfig.json']) {
     results.push([`types (${project})`, step(`type check (tsc -p ${project})`, bin('tsc'), ['-p', project])])
   }
 }

@@ -1,12 +1,14 @@
 /**
- * One self-contained HTML report from a page of viewer/, its scripts and
- * styles inlined, and the report's data as JSON. It loads nothing from the
- * network and works from file://; its Content-Security-Policy lets only
- * these exact script and style run (by their hashes), so even a string of
+ * One self-contained HTML report from a page of viewer/, its browser code
+ * (the report's main module with all it imports, bundled: viewer-bundle.js)
+ * and styles inlined, and the report's data as JSON. It loads nothing from
+ * the network and works from file://; its Content-Security-Policy lets only
+ * this exact script and style run (by their hashes), so even a string of
  * the profiled program that broke out of the data could not.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { viewerBundle } from './viewer-bundle.js'
 
 const VIEWER = new URL('../../viewer/', import.meta.url)
 
@@ -21,9 +23,9 @@ export function embedJson (value) {
 }
 
 /**
- * A page's template, read once, ready to take its data: `{{data}}`, and
- * any other `{{name}}` the page holds from `more` (each embedded as JSON).
- * @param {{ page: string, scripts: string[], styles: string[] }} files paths under viewer/; scripts in order
+ * A report's page, built once, ready to take its data: `{{data}}`, and any
+ * other `{{name}}` the page holds from `more` (each embedded as JSON).
+ * @param {{ page: string, entry: string }} files under viewer/: the page, and the report's main module
  * @returns {(data: unknown, more?: Record<string, unknown>) => string} the whole HTML report
  */
 export function reportPage (files) {
@@ -38,15 +40,13 @@ export function reportPage (files) {
   }
 }
 
-/** @param {{ page: string, scripts: string[], styles: string[] }} files */
+/** @param {{ page: string, entry: string }} files */
 function load (files) {
-  const read = (/** @type {string} */ name) => readFileSync(new URL(name, VIEWER), 'utf8')
-  const script = `(function () {\n'use strict'\n${files.scripts.map(read).join('\n')}\n})()\n`
-  const style = files.styles.map(read).join('\n')
+  const { script, style } = viewerBundle(files.entry)
   for (const text of [script, style]) {
     if (/<\/(script|style)|<!--/i.test(text)) throw new Error('viewer code must not contain </script, </style or <!--')
   }
   const hash = (/** @type {string} */ text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
   const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; base-uri 'none'; form-action 'none'`
-  return { page: read(files.page), style, script, csp }
+  return { page: readFileSync(new URL(files.page, VIEWER), 'utf8'), style, script, csp }
 }

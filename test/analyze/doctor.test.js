@@ -59,14 +59,14 @@ test('with a full GC after the load, what it left decides, not the full GCs V8 r
   // The leak's lows rose from about 6 MB; a full GC after the load that left what the one before it
   // did (4e6 bytes) would have shown garbage, no growth. One that left 15 MB confirms it.
   assert.deepEqual(kinds(analyzeDoctor({ samples, loadWindow, driver: 'load', load, fullGcs: after(4e6), run })), ['healthy'])
-  const confirmed = analyzeDoctor({ samples, loadWindow, driver: 'load', load, fullGcs: after(15 * 1024 * 1024), run })
+  const confirmed = analyzeDoctor({ samples, loadWindow, driver: 'load', load, fullGcs: after(15e6), run })
   assert.deepEqual(kinds(confirmed), ['memory-growth'])
-  assert.match(confirmed.diagnoses[0].evidence, /, and a full GC after the load left 15\.0 MB \(3\.8 MB in one before it\)$/)
-  assert.deepEqual(confirmed.summary?.memory.heapAfterFullGc, { beforeLoad: 4e6, afterLoad: 15 * 1024 * 1024, inFlightAfter: -1 })
-  // 15 s of leaking.js on Node 24, recorded with dyno's full GCs: 6.7 MB before the load, 143.3 MB after.
+  assert.match(confirmed.diagnoses[0].evidence, /, and a full GC after the load left 15 MB \(4 MB in one before it\)$/)
+  assert.deepEqual(confirmed.summary?.memory.heapAfterFullGc, { beforeLoad: 4e6, afterLoad: 15e6, inFlightAfter: -1 })
+  // 15 s of leaking.js on Node 24, recorded with dyno's full GCs: 7.07 MB before the load, 150 MB after.
   const [long] = analyzeRecorded('leaking-long').diagnoses
   assert.equal(long.kind, 'memory-growth')
-  assert.match(long.evidence, /over 12 s under load .*, and a full GC after the load left 143\.3 MB \(6\.7 MB in one before it\)$/)
+  assert.match(long.evidence, /over 12 s under load .*, and a full GC after the load left 150 MB \(7\.07 MB in one before it\)$/)
 })
 
 test('a full GC after the load above the one before it, but not above what the app held early in the load, is no growth (a pool filled in the first seconds)', () => {
@@ -84,7 +84,7 @@ test('buffers that each request holds for a few turns swing external memory: no 
   const [leak] = analyzeRecorded('buffer-leak').diagnoses
   assert.equal(leak.kind, 'memory-growth')
   // Each kept buffer's object stays on the heap too.
-  assert.match(leak.evidence, /; external memory rose from [\d.]+ MB to [\d.]+ MB over \d s under load \([\d.]+ MB a minute\), was still rising at the end, and it stayed at [\d.]+ MB or more through the last full GC$/)
+  assert.match(leak.evidence, /; external memory rose from [\d.]+ MB to [\d.]+ MB over \d s under load \([\d.]+ [MG]B a minute\), was still rising at the end, and it stayed at [\d.]+ MB or more through the last full GC$/)
 })
 
 test('each diagnosis says the figures behind it, what would have made it not hold, and the next command ready to paste', () => {

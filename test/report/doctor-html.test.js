@@ -155,3 +155,14 @@ test('a run with no samples says so instead of a diagnosis', async () => {
     assert.ok((await headerFacts(page)).includes('app was killed by SIGKILL (the data holds what was written before)'))
   })
 })
+
+// Last: the page keeps the language it is given here for the tests after it.
+test('a browser whose language Intl refuses (LANG=C gives en-US@posix) still draws the charts', async () => {
+  await viewer.page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'language', { get: () => 'en-US@posix', configurable: true }))
+  const { samples, loadWindow, load } = recordedSeries('blocking')
+  await viewer.check(reportFile(doctorRun(samples, { loadWindow, load })), async (page) => {
+    assert.equal(await page.getAttribute('body', 'data-ready'), 'true')
+    assert.ok(await page.locator('.chart canvas').count() > 0)
+    assert.equal(await page.evaluate(() => navigator.language), 'en-US')
+  })
+})

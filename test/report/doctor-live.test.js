@@ -10,7 +10,7 @@ function fakeTerminal () {
   return { stream, written }
 }
 
-const summary = (/** @type {Record<string, unknown>} */ over = {}) => ({ collector: 'doctor', pid: 42, t: 0, delayMax: 3, elu: 0.5, cpu: 0.6, heapUsed: 8 * 1024 * 1024, rss: 60 * 1024 * 1024, rps: 900, blocked: false, ...over })
+const summary = (/** @type {Record<string, unknown>} */ over = {}) => ({ collector: 'doctor', pid: 42, t: 0, delayMax: 3, elu: 0.5, cpu: 0.6, heapUsed: 8e6, rss: 60e6, rps: 900, blocked: false, ...over })
 
 test('the live view draws loop delay, loop busy, CPU, heap and rss, and redraws in place', () => {
   const { stream, written } = fakeTerminal()
@@ -23,8 +23,8 @@ test('the live view draws loop delay, loop busy, CPU, heap and rss, and redraws 
   assert.match(first, /loop delay +\S+ +max 3 ms\n/)
   assert.match(first, /loop busy +\S+ +50%\n/)
   assert.match(first, /CPU +\S+ +60%\n/)
-  assert.match(first, /heap used +\S+ +8\.0 MB\n/)
-  assert.match(first, /rss +\S+ +60\.0 MB\n$/)
+  assert.match(first, /heap used +\S+ +8 MB\n/)
+  assert.match(first, /rss +\S+ +60 MB\n$/)
   live.update(summary({ delayMax: 212, blocked: true }))
   assert.ok(written[1].startsWith('\u001b[6A'), 'the next frame goes back up over the last one')
   assert.match(written[1], /loop delay +\S{2} +max 212 ms \(stuck\)/)

@@ -1,27 +1,11 @@
 /**
- * The viewer's state module and the flamegraph's actions are plain scripts
- * with no DOM: they run here as the page runs them, in one scope, in order.
+ * The viewer's state module and the flamegraph's actions are modules with no
+ * DOM: they run here as the page runs them.
  */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
-import vm from 'node:vm'
-
-/**
- * Runs viewer scripts in one fresh scope and returns what `names` are there.
- * @param {string[]} files under viewer/
- * @param {string[]} names
- * @returns {any}
- */
-function loadScripts (files, names) {
-  const code = files.map((file) => readFileSync(new URL(`../../viewer/${file}`, import.meta.url), 'utf8')).join('\n')
-  return vm.runInNewContext(`'use strict'\n${code}\n;({ ${names.join(', ')} })`, {})
-}
-
-const { createStore, memoize } = loadScripts(['shared/state.js'], ['createStore', 'memoize'])
-
-/** A value made in the scripts' scope, as one of this one (deepEqual compares prototypes). @param {unknown} value */
-const plain = (value) => JSON.parse(JSON.stringify(value))
+import { flameActions, flameState } from '../../viewer/flame/actions.js'
+import { createStore, memoize } from '../../viewer/shared/state.js'
 
 /** A store of two fields, and a log of what its views drew. */
 function counterStore () {
@@ -56,8 +40,8 @@ test('the state is replaced by each action, never changed in place', () => {
   const { store } = counterStore()
   const before = store.state
   store.actions.add(1)
-  assert.deepEqual(plain(before), { count: 0, label: '' })
-  assert.deepEqual(plain(store.state), { count: 1, label: '' })
+  assert.deepEqual(before, { count: 0, label: '' })
+  assert.deepEqual(store.state, { count: 1, label: '' })
 })
 
 test('an action taken while a view draws is drawn after the views of the first', () => {
@@ -80,18 +64,17 @@ test('memoize computes again only when an input is not the same', () => {
 })
 
 test('the flamegraph\'s actions: filters, highlight, focus and the view', () => {
-  const { flameState, flameActions } = loadScripts(['shared/theme.js', 'flame/actions.js'], ['flameState', 'flameActions'])
   const store = createStore(flameState('dark'), flameActions)
   const { actions } = store
   // A profile of several processes starts merged: their frames hidden.
-  assert.deepEqual(plain(store.state.hidden), ['processes'])
+  assert.deepEqual(store.state.hidden, ['processes'])
   actions.filter('processes', true)
   actions.filter('deps', false)
   actions.filter('gc', false)
   actions.filter('deps', false)
-  assert.deepEqual(plain(store.state.hidden), ['gc', 'deps'])
+  assert.deepEqual(store.state.hidden, ['gc', 'deps'])
   actions.filter('gc', true)
-  assert.deepEqual(plain(store.state.hidden), ['deps'])
+  assert.deepEqual(store.state.hidden, ['deps'])
 
   actions.highlight('optimized')
   actions.highlight('unoptimized')
@@ -100,12 +83,12 @@ test('the flamegraph\'s actions: filters, highlight, focus and the view', () => 
   assert.equal(store.state.highlight, '', 'a second press turns it off')
 
   actions.focus([10, 14], 7)
-  assert.deepEqual(plain([store.state.zoom, store.state.selected]), [[10, 14], 7])
+  assert.deepEqual([store.state.zoom, store.state.selected], [[10, 14], 7])
   actions.focus([], -1)
-  assert.deepEqual(plain([store.state.zoom, store.state.selected]), [[], 7], 'the root zooms out and keeps the function shown')
+  assert.deepEqual([store.state.zoom, store.state.selected], [[], 7], 'the root zooms out and keeps the function shown')
   actions.zoom([10])
   actions.invert(true)
-  assert.deepEqual(plain([store.state.inverted, store.state.zoom]), [true, []], 'another view starts from its root')
+  assert.deepEqual([store.state.inverted, store.state.zoom], [true, []], 'another view starts from its root')
   actions.toggleTheme()
   assert.equal(store.state.theme, 'light')
 })

@@ -1,6 +1,8 @@
 /* The operations grouped by the call site that made them, with their counts and waits. */
-/* exported renderCallSites, sortCallSites */
-/* global formatMs, formatCount, siteText */
+import { shortDuration } from '../../lib/format.js'
+import { formatCount } from '../shared/format.js'
+import { siteText } from './data.js'
+/** @import { CallSiteGroup, Site } from './data.js' */
 
 /** @typedef {'kind' | 'place' | 'count' | 'perRequest' | 'meanWaitMs' | 'maxWaitMs' | 'totalWaitMs'} SiteColumn */
 
@@ -10,7 +12,7 @@
  * @param {SiteColumn} by
  * @param {boolean} descending
  */
-function sortCallSites (groups, sites, by, descending) {
+export function sortCallSites (groups, sites, by, descending) {
   /** @param {CallSiteGroup} g @returns {string | number} */
   const key = (g) => by === 'place' ? siteText(sites.get(g.site)) : by === 'kind' ? g.kind : by === 'perRequest' ? g.count : g[by]
   const sign = descending ? -1 : 1
@@ -26,7 +28,7 @@ function sortCallSites (groups, sites, by, descending) {
  * @param {CallSiteGroup[]} groups sorted
  * @param {{ sites: Map<number, Site>, traced: number, onSelect: (site: number) => void }} options
  */
-function renderCallSites (body, groups, options) {
+export function renderCallSites (body, groups, options) {
   body.replaceChildren(...groups.map((group) => {
     const row = document.createElement('tr')
     row.dataset.site = String(group.site)
@@ -35,9 +37,9 @@ function renderCallSites (body, groups, options) {
       [siteText(options.sites.get(group.site)), 'place'],
       [formatCount(group.count) + (group.unsettled ? ' (' + formatCount(group.unsettled) + ' never settled)' : ''), 'num'],
       [options.traced ? (group.count / options.traced).toFixed(group.count >= options.traced * 10 ? 0 : 1) : '', 'num'],
-      [formatMs(group.meanWaitMs), 'num'],
-      [formatMs(group.maxWaitMs), 'num'],
-      [formatMs(group.totalWaitMs), 'num']
+      [shortDuration(group.meanWaitMs), 'num'],
+      [shortDuration(group.maxWaitMs), 'num'],
+      [shortDuration(group.totalWaitMs), 'num']
     ]
     for (const [text, className] of cells) {
       const cell = row.insertCell()

@@ -1,5 +1,4 @@
-/* The async report's embedded data, and how its places and times read. */
-/* exported readAsyncData, formatMs, siteText */
+/* The async report's embedded data, and how its places read. */
 
 /**
  * @typedef {{ fn: string, file: string, shown: string, line: number, column: number }} SiteFrame
@@ -27,25 +26,18 @@
  */
 
 /** @param {string} text */
-function readAsyncData (text) {
+export function readAsyncData (text) {
   const data = /** @type {AsyncReportData} */ (JSON.parse(text))
   /** @type {Map<number, Site>} */
   const sites = new Map(data.analysis.sites.map((s) => [s.id, s]))
   return { ...data, sites }
 }
 
-/** @param {number} ms `0.42 ms`, `8.3 ms`, `152 ms`, `1.5 s` */
-function formatMs (ms) {
-  if (!(ms >= 0)) return '–'
-  if (ms >= 1000) return (ms / 1000).toFixed(ms >= 10_000 ? 1 : 2) + ' s'
-  return ms.toFixed(ms >= 100 ? 0 : ms >= 10 ? 1 : 2) + ' ms'
-}
-
 /**
  * `file:line (function)` of a site's innermost frame.
  * @param {Site | undefined} site
  */
-function siteText (site) {
+export function siteText (site) {
   const frame = site && site.frames[0]
   if (!frame) return '(made by Node.js)'
   // An anonymous callback is named by the function it is written in.

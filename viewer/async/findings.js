@@ -1,6 +1,7 @@
 /* The findings: each with its kind, where it is, its cost and saving per request, and what to do. */
-/* exported renderFindings */
-/* global formatMs, formatCount */
+import { shortDuration } from '../../lib/format.js'
+import { formatCount } from '../shared/format.js'
+/** @import { Finding, SourceLocation } from './data.js' */
 
 /**
  * @param {HTMLElement} list
@@ -8,7 +9,7 @@
  * @param {{ analyzed: number }} traced
  * @param {(location: SourceLocation) => void} onShow shows a finding's line
  */
-function renderFindings (list, findings, traced, onShow) {
+export function renderFindings (list, findings, traced, onShow) {
   list.replaceChildren()
   if (findings.length === 0) {
     const item = document.createElement('li')
@@ -33,7 +34,7 @@ function renderFindings (list, findings, traced, onShow) {
     where.addEventListener('click', () => onShow(finding.location))
     const cost = document.createElement('span')
     cost.className = 'finding-cost'
-    cost.textContent = formatMs(finding.perRequestMs) + ' a request, saves ~' + formatMs(finding.savingMs) +
+    cost.textContent = shortDuration(finding.perRequestMs) + ' a request, saves ~' + shortDuration(finding.savingMs) +
       ' (in ' + formatCount(finding.requests) + ' of ' + formatCount(traced.analyzed) + ' traced requests)'
     head.append(kind, where, cost)
     item.append(head)

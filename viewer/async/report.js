@@ -1,7 +1,16 @@
 /* The async report: its state, its actions, and what each part of the page draws. */
-/* exported startReport */
-/* global createStore, themeActions, preferredTheme, applyTheme, renderHeader, runFacts, createTooltip, formatCount, formatMs,
-   readAsyncData, renderFindings, renderWaterfall, markSelected, sortCallSites, renderCallSites, createSourcePanel */
+import { shortDuration } from '../../lib/format.js'
+import { formatCount } from '../shared/format.js'
+import { renderHeader, runFacts } from '../shared/header.js'
+import { createStore } from '../shared/state.js'
+import { applyTheme, preferredTheme, themeActions } from '../shared/theme.js'
+import { createTooltip } from '../shared/tooltip.js'
+import { renderCallSites, sortCallSites } from './call-sites.js'
+import { readAsyncData } from './data.js'
+import { renderFindings } from './findings.js'
+import { createSourcePanel } from './source.js'
+import { markSelected, renderWaterfall } from './waterfall.js'
+/** @import { SiteColumn } from './call-sites.js' */
 
 /**
  * @typedef {object} AsyncState
@@ -13,7 +22,7 @@
  * @property {'dark' | 'light'} theme
  */
 
-function startReport () {
+export function startReport () {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
   const data = readAsyncData(/** @type {string} */ ($('async-data').textContent))
   const { analysis, sites, meta } = data
@@ -45,7 +54,7 @@ function startReport () {
   /** @type {[string, string][]} */
   const own = [
     ['requests', formatCount(counts.requests) + ', ' + formatCount(traced.total) + ' traced (1 in ' + formatCount(counts.sample) + ')'],
-    ['latency', latency ? 'typical ' + formatMs(latency.medianMs) + ', slowest ' + formatMs(latency.maxMs) : 'no traced request finished']
+    ['latency', latency ? 'typical ' + shortDuration(latency.medianMs) + ', slowest ' + shortDuration(latency.maxMs) : 'no traced request finished']
   ]
   if (traced.open) own.push(['never finished', formatCount(traced.open)])
   renderHeader({ title: $('title'), facts: $('facts') }, 'dyno async', meta.title,
@@ -84,7 +93,7 @@ function startReport () {
       return
     }
     $('waterfall-title').textContent = (state.request === 'typical' ? 'Typical request' : 'Slowest request') + ': ' + view.method + ' ' + view.path
-    $('waterfall-note').textContent = formatMs(view.durationMs) + (view.how === 'finished' ? '' : ' (' + view.how + ')') + ', ' +
+    $('waterfall-note').textContent = shortDuration(view.durationMs) + (view.how === 'finished' ? '' : ' (' + view.how + ')') + ', ' +
       formatCount(view.ops) + ' operations' + (view.bars.length < view.ops ? ', the ' + formatCount(view.bars.length) + ' that matter shown' : '') +
       '; time from the request\'s start.'
     renderWaterfall($('waterfall'), view, { sites, criticalOnly: state.criticalOnly, onSelect: store.actions.select, tooltip })

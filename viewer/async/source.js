@@ -1,5 +1,5 @@
 /* The source panel: the frames of a call site, and the app's file at the selected frame's line. */
-/* exported createSourcePanel */
+/** @import { Site, SiteFrame } from './data.js' */
 
 const MAX_SOURCE_LINES = 20_000
 
@@ -7,7 +7,7 @@ const MAX_SOURCE_LINES = 20_000
  * @param {{ title: HTMLElement, note: HTMLElement, stack: HTMLElement, lines: HTMLElement }} elements
  * @param {Record<string, string>} sources
  */
-function createSourcePanel (elements, sources) {
+export function createSourcePanel (elements, sources) {
   /** @param {SiteFrame} frame */
   function showFrame (frame) {
     elements.title.textContent = (frame.fn || '(anonymous)') + ' · ' + frame.shown + ':' + frame.line

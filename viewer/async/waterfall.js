@@ -1,6 +1,7 @@
 /* A request's waterfall: each operation a bar from when it was made to when it settled, its continuation marked. */
-/* exported renderWaterfall, markSelected */
-/* global formatMs, siteText */
+import { shortDuration } from '../../lib/format.js'
+import { siteText } from './data.js'
+/** @import { Bar, RequestView, Site } from './data.js' */
 
 /**
  * @param {HTMLElement} container
@@ -8,7 +9,7 @@
  * @param {{ sites: Map<number, Site>, criticalOnly: boolean,
  *   onSelect: (site: number) => void, tooltip: { show: (x: number, y: number, content: { title: string, where: string, rows: [string, string][] }) => void, hide: () => void } }} options
  */
-function renderWaterfall (container, view, options) {
+export function renderWaterfall (container, view, options) {
   const { sites, tooltip } = options
   const total = Math.max(view.durationMs, ...view.bars.map((b) => b.end), 0.01)
   const at = (/** @type {number} */ ms) => Math.min(100, Math.max(0, ms / total * 100)) + '%'
@@ -21,7 +22,7 @@ function renderWaterfall (container, view, options) {
   for (const tick of ticks(total)) {
     const label = document.createElement('span')
     label.style.left = at(tick)
-    label.textContent = formatMs(tick)
+    label.textContent = shortDuration(tick)
     scale.append(label)
   }
   const first = document.createElement('span')
@@ -57,7 +58,7 @@ function renderWaterfall (container, view, options) {
     }
     const ms = document.createElement('span')
     ms.className = 'wf-ms'
-    ms.textContent = bar.settled ? formatMs(bar.end - bar.start) : 'never'
+    ms.textContent = bar.settled ? shortDuration(bar.end - bar.start) : 'never'
     row.append(kind, label, track, ms)
     row.addEventListener('click', () => options.onSelect(bar.site))
     row.addEventListener('mousemove', (event) => tooltip.show(event.clientX, event.clientY, describe(bar, sites.get(bar.site))))
@@ -76,11 +77,11 @@ function describe (bar, site) {
   /** @type {[string, string][]} */
   const rows = [
     ['kind', bar.kind + (bar.type !== 'PROMISE' ? ' (' + bar.type + ')' : '')],
-    ['made at', formatMs(bar.start)],
-    [bar.settled ? 'settled at' : 'never settled', bar.settled ? formatMs(bar.end) : ''],
-    ['waited', bar.settled ? formatMs(bar.end - bar.start) : 'until the end']
+    ['made at', shortDuration(bar.start)],
+    [bar.settled ? 'settled at' : 'never settled', bar.settled ? shortDuration(bar.end) : ''],
+    ['waited', bar.settled ? shortDuration(bar.end - bar.start) : 'until the end']
   ]
-  if (bar.resumed >= 0) rows.push(['continued at', formatMs(bar.resumed)])
+  if (bar.resumed >= 0) rows.push(['continued at', shortDuration(bar.resumed)])
   if (bar.critical) rows.push(['', 'on the critical path'])
   const callers = site ? site.frames.slice(1).map((f) => (f.fn || '(anonymous)') + ' ' + f.shown + ':' + f.line).join(' ← ') : ''
   return { title: siteText(site), where: callers ? 'called from ' + callers : '', rows }
@@ -101,7 +102,7 @@ function ticks (total) {
  * @param {HTMLElement} container
  * @param {number} site
  */
-function markSelected (container, site) {
+export function markSelected (container, site) {
   for (const row of container.querySelectorAll('[data-site]')) {
     row.setAttribute('aria-selected', String(site >= 0 && /** @type {HTMLElement} */ (row).dataset.site === String(site)))
   }

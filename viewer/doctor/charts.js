@@ -3,8 +3,10 @@
  * from the first sample), drawn by uPlot. The load window is shaded on every
  * chart; dragging across one zooms them all, and tells the report the range.
  */
-/* exported createCharts */
-/* global uPlot */
+import './language.js'
+import uPlot from 'uplot'
+/*! uPlot (https://github.com/leeoniya/uPlot), bundled into the doctor report: MIT License, Copyright (c) 2025, Leon Sorokin */
+/** @import { DoctorCharts } from './figures.js' */
 
 /**
  * @typedef {{ title: string, unit: string, x?: 'load', lines: { key: string, label: string, color: string, dash?: number[] }[] }} ChartSpec
@@ -16,7 +18,7 @@
  * @param {{ start: number, end: number } | null} window the load window, in seconds
  * @param {(from: number, to: number, zoomed: boolean) => void} onRange
  */
-function createCharts (container, data, window, onRange) {
+export function createCharts (container, data, window, onRange) {
   /** @type {ChartSpec[]} */
   const specs = [
     { title: 'Event-loop delay', unit: 'ms', lines: [{ key: 'delayMax', label: 'max', color: '#ff6b6b' }, { key: 'delayP99', label: 'p99', color: '#ffa94d' }, { key: 'delayP50', label: 'p50', color: '#ffd43b' }] },

@@ -1,5 +1,4 @@
 /* The diagnoses at the top of the doctor report: kind, what was found, the evidence, what would have made it not hold, and the command to run next. */
-/* exported renderDiagnoses */
 
 /**
  * @typedef {{ kind: string, title: string, evidence: string, unless: string, next: string }} DoctorDiagnosis
@@ -10,7 +9,7 @@
  * @param {DoctorDiagnosis[]} diagnoses
  * @param {string | null} note why there is none
  */
-function renderDiagnoses (container, diagnoses, note) {
+export function renderDiagnoses (container, diagnoses, note) {
   /** @param {string} tag @param {string} className @param {string} text */
   const element = (tag, className, text) => {
     const el = document.createElement(tag)

@@ -1,6 +1,7 @@
 /* The figures of a range of the run: what the charts show there, summed up. The load window at first; the range zoomed on after. */
-/* exported rangeFigures, renderFigures */
-/* global formatCount, renderFacts */
+import { MB, bytes, ms } from '../../lib/format.js'
+import { formatCount } from '../shared/format.js'
+import { renderFacts } from '../shared/header.js'
 
 /**
  * @typedef {{ t: number[], series: Record<string, (number | null)[]>, load: { t: number[], rps: number[], errors: number[], p50: (number | null)[], p99: (number | null)[], max: (number | null)[] } }} DoctorCharts
@@ -12,7 +13,7 @@
  * @param {number} to seconds
  * @returns {[string, string][]}
  */
-function rangeFigures (charts, from, to) {
+export function rangeFigures (charts, from, to) {
   const { t, series } = charts
   /** @type {number[]} */
   const inside = []
@@ -25,7 +26,6 @@ function rangeFigures (charts, from, to) {
   const mean = (name) => inside.reduce((sum, i) => sum + Number(series[name][i] ?? 0) * Number(series.span[i]), 0) / span
   const delays = values('delayMax').sort((a, b) => a - b)
   const p99 = delays.length ? delays[Math.min(delays.length - 1, Math.ceil(0.99 * delays.length) - 1)] : 0
-  const ms = (/** @type {number} */ n) => (n >= 100 ? formatCount(n) : n.toFixed(1)) + ' ms'
   const heap = values('heapUsed')
   const rss = values('rss')
   /** @type {[string, string][]} */
@@ -36,8 +36,10 @@ function rangeFigures (charts, from, to) {
     ['CPU', mean('cpu').toFixed(0) + '% of a core'],
     ['GC', mean('gcShare').toFixed(1) + '% of the time']
   ]
-  if (heap.length) rows.push(['heap used', heap[0].toFixed(1) + ' MB → ' + heap[heap.length - 1].toFixed(1) + ' MB'])
-  if (rss.length) rows.push(['rss', rss[0].toFixed(1) + ' MB → ' + rss[rss.length - 1].toFixed(1) + ' MB'])
+  // The memory series are in MB, as the charts draw them.
+  const mb = (/** @type {number} */ n) => bytes(Math.round(n * MB))
+  if (heap.length) rows.push(['heap used', mb(heap[0]) + ' → ' + mb(heap[heap.length - 1])])
+  if (rss.length) rows.push(['rss', mb(rss[0]) + ' → ' + mb(rss[rss.length - 1])])
   rows.push(['requests (app)', formatCount(mean('finished')) + '/s finished'])
   const load = charts.load.t.map((at, i) => ({ at, rps: charts.load.rps[i], errors: charts.load.errors[i], p99: charts.load.p99[i] })).filter((p) => p.at > from && p.at <= to)
   if (load.length) {
@@ -54,7 +56,7 @@ function rangeFigures (charts, from, to) {
  * @param {string} heading
  * @param {[string, string][]} rows
  */
-function renderFigures (title, list, heading, rows) {
+export function renderFigures (title, list, heading, rows) {
   title.textContent = heading
   renderFacts(list, rows)
 }

@@ -1,12 +1,9 @@
 /*
- * uPlot formats numbers in the browser's language, read once as it loads. A
- * browser started under LANG=C reports a tag Intl refuses ("en-US@posix"),
- * which would stop the report: uPlot, inlined after this, sees this
- * `navigator` instead, whose language Intl accepts.
+ * uPlot formats numbers in the browser's language, read once as its module
+ * loads. A browser started under LANG=C reports a tag Intl refuses
+ * ("en-US@posix"), which would stop the report: imported before uPlot
+ * (charts.js), this gives the page's navigator a language Intl accepts.
  */
-/* exported navigator */
-
-const navigator = { language: usableLanguage(window.navigator.language) }
 
 /** @param {string} language */
 function usableLanguage (language) {
@@ -16,3 +13,6 @@ function usableLanguage (language) {
     return 'en-US'
   }
 }
+
+const language = usableLanguage(navigator.language)
+if (language !== navigator.language) Object.defineProperty(navigator, 'language', { value: language, configurable: true })

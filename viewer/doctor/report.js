@@ -2,10 +2,14 @@
  * The doctor report: the diagnoses, the figures of the range in view (the
  * load window at first), and the charts. The state is the range and the theme.
  */
-/* exported startReport */
-/* global createStore, preferredTheme, themeActions, applyTheme, renderHeader, runFacts, renderDiagnoses, rangeFigures, renderFigures, createCharts */
+import { renderHeader, runFacts } from '../shared/header.js'
+import { createStore } from '../shared/state.js'
+import { applyTheme, preferredTheme, themeActions } from '../shared/theme.js'
+import { createCharts } from './charts.js'
+import { renderDiagnoses } from './diagnoses.js'
+import { rangeFigures, renderFigures } from './figures.js'
 
-function startReport () {
+export function startReport () {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
   const data = JSON.parse($('doctor-data').textContent ?? '')
   const window0 = data.window

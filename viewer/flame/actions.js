@@ -2,8 +2,11 @@
  * What the reader of a flamegraph chose, and the actions that change it. The
  * trees, statistics, colours and marks follow from it (model.js).
  */
-/* exported flameState, flameActions */
-/* global themeActions */
+import { themeActions } from '../shared/theme.js'
+/** @import { BoundActions } from '../shared/state.js' */
+/** @import { ThemeName } from '../shared/theme.js' */
+/** @import { ColorMode } from './colors.js' */
+/** @import { FilterName } from './profile.js' */
 
 /**
  * @typedef {object} FlameState
@@ -24,12 +27,12 @@
  * @param {ColorMode} [colorBy] the colours at first: a differential's are its changes
  * @returns {FlameState}
  */
-function flameState (theme, colorBy = 'heat') {
+export function flameState (theme, colorBy = 'heat') {
   // Several processes or threads are merged at first (see FILTERS).
   return { hidden: ['processes'], inverted: false, zoom: [], query: '', highlight: '', colorBy, selected: -1, theme }
 }
 
-const flameActions = {
+export const flameActions = {
   ...themeActions,
   /** @param {FlameState} state @param {number[]} path @returns {Partial<FlameState>} */
   zoom: (state, path) => ({ zoom: path }),

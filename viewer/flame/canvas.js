@@ -4,8 +4,9 @@
  * Only what is on screen is drawn: a frame narrower than a pixel is skipped
  * with all its callees, and so is a frame beyond the visible rows.
  */
-/* exported createFlameCanvas */
-/* global inlinedTierColor */
+import { inlinedTierColor } from './colors.js'
+/** @import { ColorMode } from './colors.js' */
+/** @import { Tree } from './tree-builder.js' */
 
 /**
  * @typedef {object} FlameScene what to draw
@@ -36,7 +37,7 @@ const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
  * @param {HTMLCanvasElement} canvas as big as the box, sticky in it
  * @param {HTMLElement} spacer below the canvas, as tall as the rows that do not fit
  */
-function createFlameCanvas (scroller, canvas, spacer) {
+export function createFlameCanvas (scroller, canvas, spacer) {
   const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'))
   let width = 0
   let height = 0

@@ -3,8 +3,9 @@
  * after, the biggest change first. It lists the functions that ran only
  * before too, which have no width in the after tree.
  */
-/* exported renderChanges */
-/* global formatCount, formatMs */
+import { fineMs } from '../../lib/format.js'
+import { formatCount } from '../shared/format.js'
+/** @import { Profile } from './profile.js' */
 
 const CHANGES_SHOWN = 200
 
@@ -13,8 +14,8 @@ const CHANGES_SHOWN = 200
  * @param {HTMLElement} countLabel
  * @param {NonNullable<Profile['diff']>} diff
  */
-function renderChanges (table, countLabel, diff) {
-  const signed = (/** @type {number} */ ms) => (ms < 0 ? '\u2212' : '+') + formatMs(Math.abs(ms))
+export function renderChanges (table, countLabel, diff) {
+  const signed = (/** @type {number} */ ms) => (ms < 0 ? '\u2212' : '+') + fineMs(Math.abs(ms))
   const rows = diff.functions.slice(0, CHANGES_SHOWN).map((f) => {
     const tr = document.createElement('tr')
     const kind = f.change < 0 ? 'shrank' : f.change > 0 ? 'grew' : 'same'
@@ -27,8 +28,8 @@ function renderChanges (table, countLabel, diff) {
       return td
     }
     cell(f.name, 'name').title = f.name
-    cell(formatMs(f.before), 'num')
-    cell(formatMs(f.after), 'num')
+    cell(fineMs(f.before), 'num')
+    cell(fineMs(f.after), 'num')
     cell(signed(f.change), 'num change-' + kind)
     const where = f.location || '(' + f.category + ')'
     cell('\u2066' + where + '\u2069', 'where').title = where

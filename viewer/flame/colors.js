@@ -1,6 +1,8 @@
 /* Frame colours: a warm heat ramp (0x-like), categories, optimization tiers, and a differential's changes. */
-/* exported frameColors, diffColors, DIFF_KINDS, inlinedTierColor, legendItems, isOptimized, isUnoptimized */
-/* global CATEGORY, FLAME_TABLES */
+import { CATEGORY, FLAME_TABLES } from './profile.js'
+/** @import { Frames } from './profile.js' */
+/** @import { FunctionStats } from './stats.js' */
+/** @import { Tree } from './tree-builder.js' */
 
 /** @typedef {'heat' | 'category' | 'tier' | 'diff'} ColorMode */
 
@@ -23,7 +25,7 @@ const HEAT_FAMILY = ['app', 'deps', 'core', 'native', 'native', 'native']
 const CATEGORY_COLORS = [[205, 65, 58], [275, 45, 64], [145, 40, 50], [35, 12, 60], [350, 60, 60], [35, 8, 72], [190, 15, 48]]
 const TIER_COLORS = ['hsl(220 6% 62%)', 'hsl(8 78% 60%)', 'hsl(42 92% 58%)', 'hsl(168 52% 52%)', 'hsl(135 55% 47%)']
 /** A differential's frames: what each kind is called, by kind + 1 (-1 shrank, 0 about the same, 1 grew). */
-const DIFF_KINDS = /** @type {const} */ (['shrank', 'same', 'grew'])
+export const DIFF_KINDS = /** @type {const} */ (['shrank', 'same', 'grew'])
 const DIFF_STEPS = 12
 const DIFF_SAME = 'hsl(220 6% 66%)'
 /** [hue, saturation, lightness] of the smallest and the biggest change, per direction */
@@ -49,12 +51,12 @@ const diffRamp = (direction) => Array.from({ length: DIFF_STEPS }, (_, step) => 
 const DIFF_PALETTES = { shrank: diffRamp('shrank'), grew: diffRamp('grew') }
 
 /** @param {number} tier @param {number} inlined */
-function isOptimized (tier, inlined) {
+export function isOptimized (tier, inlined) {
   return inlined === 1 || tier === TIER.maglev || tier === TIER.turbofan
 }
 
 /** @param {number} tier @param {number} inlined */
-function isUnoptimized (tier, inlined) {
+export function isUnoptimized (tier, inlined) {
   return inlined === 0 && (tier === TIER.interpreted || tier === TIER.baseline)
 }
 
@@ -67,7 +69,7 @@ function isUnoptimized (tier, inlined) {
  * @param {FunctionStats} stats
  * @returns {string[]} a CSS colour per frame
  */
-function frameColors (mode, frames, stats) {
+export function frameColors (mode, frames, stats) {
   const colors = new Array(frames.count)
   for (let f = 0; f < frames.count; f++) {
     const category = frames.category[f]
@@ -96,7 +98,7 @@ function frameColors (mode, frames, stats) {
  * @param {number} same the smallest change that counts, in the tree's unit
  * @returns {{ colors: string[], kinds: Int8Array }} per node; kinds: -1 shrank, 0 about the same, 1 grew
  */
-function diffColors (tree, inverted, same) {
+export function diffColors (tree, inverted, same) {
   const colors = new Array(tree.count).fill(DIFF_SAME)
   const kinds = new Int8Array(tree.count)
   const after = inverted ? tree.total : tree.self
@@ -116,7 +118,7 @@ function diffColors (tree, inverted, same) {
 }
 
 /** An inlined call ran inside its caller's optimized code. */
-function inlinedTierColor () {
+export function inlinedTierColor () {
   return TIER_COLORS[TIER.turbofan]
 }
 
@@ -125,7 +127,7 @@ function inlinedTierColor () {
  * @param {ColorMode} mode
  * @returns {[string, string][]}
  */
-function legendItems (mode) {
+export function legendItems (mode) {
   if (mode === 'tier') {
     return [['Turbofan', TIER_COLORS[4]], ['Maglev', TIER_COLORS[3]], ['baseline (Sparkplug)', TIER_COLORS[2]], ['interpreted', TIER_COLORS[1]], ['unknown / native', TIER_COLORS[0]]]
   }

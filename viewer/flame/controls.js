@@ -1,13 +1,15 @@
 /* The page's controls (toolbar, keyboard, pointer on the canvas) and the legend. */
-/* exported wireControls, renderLegend */
-/* global legendItems */
+import { legendItems } from './colors.js'
+/** @import { FlameActions } from './actions.js' */
+/** @import { ColorMode } from './colors.js' */
+/** @import { FilterName } from './profile.js' */
 
 /**
  * Connects the controls to the report's actions; they hold no state of their own.
  * @param {FlameActions} actions
  * @param {{ hover: (event: MouseEvent) => void, leave: () => void, click: (event: MouseEvent) => void }} pointer on the canvas
  */
-function wireControls (actions, pointer) {
+export function wireControls (actions, pointer) {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
   const canvas = $('flame')
   const search = /** @type {HTMLInputElement} */ ($('search'))
@@ -45,7 +47,7 @@ function wireControls (actions, pointer) {
  * @param {HTMLElement} element
  * @param {ColorMode} mode
  */
-function renderLegend (element, mode) {
+export function renderLegend (element, mode) {
   const items = legendItems(mode).map(([label, color]) => {
     const item = document.createElement('span')
     const swatch = document.createElement('i')

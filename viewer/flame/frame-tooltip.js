@@ -1,6 +1,10 @@
 /* What the tooltip says about a frame of the flamegraph: which function, where, and how much time. */
-/* exported describeFrame */
-/* global formatShare, formatLocation, formatMs, TIER_NAMES, amountText */
+import { fineMs } from '../../lib/format.js'
+import { formatLocation, formatShare } from '../shared/format.js'
+import { TIER_NAMES, amountText } from './profile.js'
+/** @import { Profile } from './profile.js' */
+/** @import { FunctionStats } from './stats.js' */
+/** @import { Tree } from './tree-builder.js' */
 
 const KIND_NAMES = ['app code', 'dependency (node_modules)', 'Node.js core', 'native / V8 builtin', 'garbage collection', 'V8 (program)']
 
@@ -12,7 +16,7 @@ const KIND_NAMES = ['app code', 'dependency (node_modules)', 'Node.js core', 'na
  * @param {FunctionStats} stats
  * @returns {{ title: string, where: string, rows: [string, string][] }}
  */
-function describeFrame (profile, tree, i, inverted, stats) {
+export function describeFrame (profile, tree, i, inverted, stats) {
   const all = tree.total[0]
   const amount = amountText(profile.meta)
   const samples = (/** @type {number} */ n) => formatShare(n, all) + ' (' + amount(n) + ')'
@@ -36,7 +40,7 @@ function describeFrame (profile, tree, i, inverted, stats) {
   if (before) {
     const after = inverted ? tree.total[i] : tree.self[i]
     const change = after - before[i]
-    rows.unshift([inverted ? 'before → after' : 'self, before → after', formatMs(before[i]) + ' → ' + formatMs(after) + ' per request (' + (change < 0 ? '\u2212' : '+') + formatMs(Math.abs(change)) + ')'])
+    rows.unshift([inverted ? 'before → after' : 'self, before → after', fineMs(before[i]) + ' → ' + fineMs(after) + ' per request (' + (change < 0 ? '\u2212' : '+') + fineMs(Math.abs(change)) + ')'])
   }
   return { title: frames.name[f], where, rows }
 }

@@ -3,8 +3,9 @@
  * its self and total samples (recursion counted once), sortable, narrowed by
  * the search. Only the first rows are in the DOM; "Show more" adds more.
  */
-/* exported createFunctionTable */
-/* global formatCount, formatShare, formatLocation */
+import { formatCount, formatLocation, formatShare } from '../shared/format.js'
+/** @import { Frames } from './profile.js' */
+/** @import { FunctionStats } from './stats.js' */
 
 const TABLE_PAGE = 100
 const KIND_LABELS = ['app', 'deps', 'core', 'native', 'gc', 'program']
@@ -27,7 +28,7 @@ const TIER_SHORT_NAMES = ['', 'interpreted', 'Sparkplug', 'Maglev', 'Turbofan']
  * @param {(frame: number) => void} onSelect
  * @param {(n: number) => string} [amount] a count as a bare number, in the profile's unit
  */
-function createFunctionTable (table, countLabel, moreButton, onSelect, amount = formatCount) {
+export function createFunctionTable (table, countLabel, moreButton, onSelect, amount = formatCount) {
   const body = table.tBodies[0]
   const sortButtons = /** @type {HTMLButtonElement[]} */ ([...(table.tHead?.querySelectorAll('button[data-sort]') ?? [])])
   /** @type {'self' | 'total' | 'name'} */

@@ -5,9 +5,17 @@
  * and the share of samples they cover. Each is computed again only when what
  * it depends on changed.
  */
-/* exported createFlameModel */
-/* global memoize, FILTERS, buildCallTree, buildInvertedTree, followPath, functionStats, compileQuery,
-   markNodes, coveredSamples, topOfStackSamples, frameColors, diffColors, isOptimized, isUnoptimized, formatCount, formatShare */
+import { formatCount, formatShare } from '../shared/format.js'
+import { memoize } from '../shared/state.js'
+import { diffColors, frameColors, isOptimized, isUnoptimized } from './colors.js'
+import { FILTERS } from './profile.js'
+import { compileQuery, coveredSamples, functionStats, markNodes, topOfStackSamples } from './stats.js'
+import { buildCallTree, buildInvertedTree, followPath } from './trees.js'
+/** @import { FlameState } from './actions.js' */
+/** @import { ColorMode } from './colors.js' */
+/** @import { FilterName, Profile } from './profile.js' */
+/** @import { FunctionStats } from './stats.js' */
+/** @import { Tree } from './tree-builder.js' */
 
 /**
  * A search, compiled.
@@ -17,7 +25,7 @@
  */
 
 /** @param {Profile} profile */
-function createFlameModel (profile) {
+export function createFlameModel (profile) {
   const { frames } = profile
 
   const callTree = memoize((/** @type {FilterName[]} */ hidden) => {

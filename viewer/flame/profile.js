@@ -1,6 +1,6 @@
 /* Reads the FlameData embedded in the page into typed arrays. */
-/* exported readProfile, CATEGORY, TIER_NAMES, FILTERS, FLAME_TABLES, amountText, countText, formatMs */
-/* global formatCount */
+import { bytes, fineMs, fineMsNumber } from '../../lib/format.js'
+import { formatCount } from '../shared/format.js'
 
 /** @typedef {import('../../lib/cpu-profile/flame-data.js').FlameData} FlameData */
 /** @typedef {ReturnType<typeof readProfile>} Profile */
@@ -8,20 +8,20 @@
 /** @typedef {keyof typeof FILTERS} FilterName */
 
 /** FlameData's tables, name -> index, as lib/kinds/flame/html.js puts them in the page. */
-const FLAME_TABLES = /** @type {{ category: Record<string, number>, tier: Record<string, number> }} */ (JSON.parse(document.getElementById('flame-tables')?.textContent ?? ''))
+export const FLAME_TABLES = /** @type {{ category: Record<string, number>, tier: Record<string, number> }} */ (JSON.parse(document.getElementById('flame-tables')?.textContent ?? ''))
 /** Indexes of FlameData's CATEGORIES (lib/cpu-profile/flame-data.js). */
-const CATEGORY = FLAME_TABLES.category
-const TIER_NAMES = ['unknown', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'Turbofan']
+export const CATEGORY = FLAME_TABLES.category
+export const TIER_NAMES = ['unknown', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'Turbofan']
 /**
  * Filter toggles and the categories each one hides. (program) goes with native: both are V8's own time.
  * `processes` are the frames that stand for each process and thread of a profile of several: hidden,
  * their calls merge; shown, each process and thread has its own tower to zoom into.
  * @type {Record<'app' | 'deps' | 'core' | 'native' | 'gc' | 'processes', number[]>}
  */
-const FILTERS = { app: [CATEGORY.app], deps: [CATEGORY.deps], core: [CATEGORY.core], native: [CATEGORY.native, CATEGORY.program], gc: [CATEGORY.gc], processes: [CATEGORY.unit] }
+export const FILTERS = { app: [CATEGORY.app], deps: [CATEGORY.deps], core: [CATEGORY.core], native: [CATEGORY.native, CATEGORY.program], gc: [CATEGORY.gc], processes: [CATEGORY.unit] }
 
 /** @param {string} json the embedded FlameData */
-function readProfile (json) {
+export function readProfile (json) {
   /** @type {FlameData} */
   const data = JSON.parse(json)
   if (!data || data.schemaVersion !== 1) throw new Error('this report holds FlameData of an unknown version')
@@ -69,34 +69,16 @@ function readProfile (json) {
   }
 }
 
-/** `17.3 ms`, `0.42 ms`, `0 ms`: small times keep two decimals @param {number} ms */
-function formatMs (ms) {
-  return msNumber(ms) + ' ms'
-}
-
-/** @param {number} ms */
-function msNumber (ms) {
-  return ms === 0 ? '0' : Math.abs(ms) >= 1 ? ms.toFixed(1) : ms.toFixed(2)
-}
-
 /**
  * How much a count of the profile is, in its unit: CPU samples, or the
  * bytes an allocation profile counts (`dyno heap --sampling`).
  * @param {FlameData['meta']} meta
  * @returns {(n: number) => string}
  */
-function amountText (meta) {
-  if (meta.unit === 'ms per request') return (n) => formatMs(n) + ' per request'
+export function amountText (meta) {
+  if (meta.unit === 'ms per request') return (n) => fineMs(n) + ' per request'
   if (meta.unit !== 'bytes') return (n) => formatCount(n) + ' samples'
-  return (n) => {
-    const units = ['B', 'kB', 'MB', 'GB']
-    let i = 0
-    while (n >= 1000 && i < units.length - 1) {
-      n /= 1000
-      i++
-    }
-    return (i === 0 ? String(Math.round(n)) : String(Number(n.toPrecision(3)))) + ' ' + units[i] + ' allocated'
-  }
+  return (n) => bytes(Math.round(n)) + ' allocated'
 }
 
 /**
@@ -105,6 +87,6 @@ function amountText (meta) {
  * @param {FlameData['meta']} meta
  * @returns {(n: number) => string}
  */
-function countText (meta) {
-  return meta.unit === 'ms per request' ? msNumber : formatCount
+export function countText (meta) {
+  return meta.unit === 'ms per request' ? fineMsNumber : formatCount
 }

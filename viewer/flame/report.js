@@ -3,12 +3,27 @@
  * page from it. Each view names the fields it draws; what it draws comes from
  * the model, computed once per change.
  */
-/* exported startReport */
-/* global readProfile, createStore, flameState, flameActions, createFlameModel, preferredTheme, applyTheme,
-   pathTo, ancestorsOf, createFlameCanvas, createTooltip, describeFrame, createFunctionTable, createSourcePanel,
-   renderHeader, runFacts, wireControls, renderLegend, formatCount, formatMs, amountText, countText, renderChanges, DIFF_KINDS */
+import { fineMs } from '../../lib/format.js'
+import { formatCount } from '../shared/format.js'
+import { renderHeader, runFacts } from '../shared/header.js'
+import { createStore } from '../shared/state.js'
+import { applyTheme, preferredTheme } from '../shared/theme.js'
+import { createTooltip } from '../shared/tooltip.js'
+import { flameActions, flameState } from './actions.js'
+import { createFlameCanvas } from './canvas.js'
+import { renderChanges } from './changes-table.js'
+import { DIFF_KINDS } from './colors.js'
+import { renderLegend, wireControls } from './controls.js'
+import { describeFrame } from './frame-tooltip.js'
+import { createFunctionTable } from './functions-table.js'
+import { createFlameModel } from './model.js'
+import { amountText, countText, readProfile } from './profile.js'
+import { createSourcePanel } from './source.js'
+import { ancestorsOf, pathTo } from './trees.js'
+/** @import { Profile } from './profile.js' */
+/** @import { Tree } from './tree-builder.js' */
 
-function startReport () {
+export function startReport () {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
   const profile = readProfile($('flame-data').textContent ?? '')
   const { frames, meta } = profile
@@ -188,7 +203,7 @@ function startReport () {
 function amountFacts ({ meta, diff }) {
   if (diff) {
     return [
-      ['CPU per request', formatMs(diff.total.before) + ' → ' + formatMs(diff.total.after)],
+      ['CPU per request', fineMs(diff.total.before) + ' → ' + fineMs(diff.total.after)],
       ['requests', formatCount(diff.requests.before) + ' before, ' + formatCount(diff.requests.after) + ' after']
     ]
   }

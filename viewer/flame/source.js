@@ -1,6 +1,7 @@
 /* The source panel: an app file's lines, each with the samples it took. */
-/* exported createSourcePanel */
-/* global formatCount, formatShare, formatLocation, CATEGORY, amountText, countText */
+import { formatCount, formatLocation, formatShare } from '../shared/format.js'
+import { CATEGORY, amountText, countText } from './profile.js'
+/** @import { Profile } from './profile.js' */
 
 const MAX_SOURCE_LINES = 20_000
 
@@ -9,7 +10,7 @@ const MAX_SOURCE_LINES = 20_000
  * @param {HTMLElement} note
  * @param {HTMLElement} container
  */
-function createSourcePanel (title, note, container) {
+export function createSourcePanel (title, note, container) {
   /** @param {number} number @param {string} text @param {number} samples @param {number} max @param {(n: number) => string} amount */
   function lineRow (number, text, samples, max, amount) {
     const row = document.createElement('div')

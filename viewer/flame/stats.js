@@ -1,5 +1,6 @@
 /* Per-function totals, search matching and the share of samples a set of nodes covers. */
-/* exported functionStats, compileQuery, markNodes, coveredSamples, topOfStackSamples */
+/** @import { Frames } from './profile.js' */
+/** @import { Tree } from './tree-builder.js' */
 
 /** @typedef {ReturnType<typeof functionStats>} FunctionStats */
 
@@ -10,7 +11,7 @@
  * @param {Tree} tree
  * @param {number} frameCount
  */
-function functionStats (tree, frameCount) {
+export function functionStats (tree, frameCount) {
   const self = new Float64Array(frameCount)
   const total = new Float64Array(frameCount)
   const onStack = new Int32Array(frameCount)
@@ -37,7 +38,7 @@ function functionStats (tree, frameCount) {
  * @param {Frames} frames
  * @returns {Uint8Array | null} 1 for each matching frame
  */
-function compileQuery (query, frames) {
+export function compileQuery (query, frames) {
   const text = query.trim()
   if (!text) return null
   const re = /^\/(.+)\/([a-z]*)$/.exec(text)
@@ -62,7 +63,7 @@ function compileQuery (query, frames) {
  * @param {Tree} tree
  * @param {(node: number) => boolean} isMarked
  */
-function markNodes (tree, isMarked) {
+export function markNodes (tree, isMarked) {
   const marks = new Uint8Array(tree.count)
   let any = false
   for (let i = 1; i < tree.count; i++) {
@@ -79,7 +80,7 @@ function markNodes (tree, isMarked) {
  * @param {Uint8Array} marks
  * @param {number} under
  */
-function coveredSamples (tree, marks, under) {
+export function coveredSamples (tree, marks, under) {
   let sum = 0
   const stop = tree.end[under]
   for (let i = under; i < stop;) {
@@ -99,7 +100,7 @@ function coveredSamples (tree, marks, under) {
  * @param {Uint8Array} marks
  * @param {number} under
  */
-function topOfStackSamples (tree, marks, under) {
+export function topOfStackSamples (tree, marks, under) {
   let sum = 0
   for (let i = under; i < tree.end[under]; i++) if (marks[i]) sum += tree.self[i]
   return sum

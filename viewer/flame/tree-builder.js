@@ -4,7 +4,6 @@
  * end of its subtree, so that drawing, hit testing and search are plain loops
  * over typed arrays.
  */
-/* exported treeBuilder, layoutTree */
 
 /** @typedef {ReturnType<typeof layoutTree>} Tree */
 
@@ -14,7 +13,7 @@
  * @param {number} capacity nodes to make room for at first
  * @param {boolean} [withBefore] whether nodes also add up a before side's self (a differential)
  */
-function treeBuilder (capacity, withBefore = false) {
+export function treeBuilder (capacity, withBefore = false) {
   let frame = new Int32Array(capacity)
   let parent = new Int32Array(capacity)
   let inlined = new Uint8Array(capacity)
@@ -101,7 +100,7 @@ function treeBuilder (capacity, withBefore = false) {
  * @param {ArrayLike<number>} self
  * @param {ArrayLike<number> | null} [before] a before side's self per node, in a differential
  */
-function layoutTree (count, frame, parent, inlined, self, before = null) {
+export function layoutTree (count, frame, parent, inlined, self, before = null) {
   const total = new Float64Array(count)
   for (let i = count - 1; i > 0; i--) {
     total[i] += self[i]

@@ -2,8 +2,9 @@
  * The two trees the flamegraph draws: the call tree with hidden categories
  * merged into their callers, and the bottom-up (inverted) tree.
  */
-/* exported buildCallTree, buildInvertedTree, pathTo, followPath, ancestorsOf */
-/* global treeBuilder, layoutTree */
+import { layoutTree, treeBuilder } from './tree-builder.js'
+/** @import { Profile } from './profile.js' */
+/** @import { Tree } from './tree-builder.js' */
 
 /** An inverted node narrower than this part of the zoomed one keeps its callers folded in. */
 const INVERTED_RESOLUTION = 4000
@@ -16,7 +17,7 @@ const INVERTED_RESOLUTION = 4000
  * @param {Uint8Array} hiddenCategory 1 at the index of each hidden category
  * @returns {Tree}
  */
-function buildCallTree (profile, hiddenCategory) {
+export function buildCallTree (profile, hiddenCategory) {
   const { count, frame, parent, self, inlined, before } = profile.nodes
   const category = profile.frames.category
   if (!hiddenCategory.some(Boolean)) return layoutTree(count, frame, parent, inlined, self, before)
@@ -44,7 +45,7 @@ function buildCallTree (profile, hiddenCategory) {
  * @param {number[]} focus
  * @returns {{ tree: Tree, zoom: number }}
  */
-function buildInvertedTree (call, focus) {
+export function buildInvertedTree (call, focus) {
   const before = call.before
   const builder = treeBuilder(4096, before !== null)
   builder.addSelf(0, call.self[0], before?.[0])
@@ -135,7 +136,7 @@ const frameOfStep = (step) => step >> 1
  * @param {Tree} tree
  * @param {number} node
  */
-function pathTo (tree, node) {
+export function pathTo (tree, node) {
   return ancestorsOf(tree, node).map((n) => stepOf(tree, n))
 }
 
@@ -144,7 +145,7 @@ function pathTo (tree, node) {
  * @param {Tree} tree
  * @param {number[]} path
  */
-function followPath (tree, path) {
+export function followPath (tree, path) {
   let node = 0
   for (const step of path) {
     let next = -1
@@ -162,7 +163,7 @@ function followPath (tree, path) {
  * @param {Tree} tree
  * @param {number} node
  */
-function ancestorsOf (tree, node) {
+export function ancestorsOf (tree, node) {
   const path = []
   for (let a = node; a > 0; a = tree.parent[a]) path.push(a)
   return path.reverse()

@@ -1,6 +1,9 @@
 /* The comparison table: DevTools' columns, sortable by each, a row opening onto its sample objects and retainer paths. */
-/* exported COLUMNS, sortRows, renderComparison */
-/* global formatBytes, formatCount, formatSigned, formatSignedBytes, pathList */
+import { bytes, signedBytes } from '../../lib/format.js'
+import { formatCount } from '../shared/format.js'
+import { formatSigned } from './format.js'
+import { pathList } from './paths.js'
+/** @import { PathStep } from './paths.js' */
 
 /**
  * @typedef {{ name: string, newCount: number, deletedCount: number, countDelta: number, allocSize: number, freedSize: number,
@@ -11,22 +14,22 @@
  */
 
 /** @type {[Column, (row: Row) => string][]} */
-const COLUMNS = [
+export const COLUMNS = [
   ['name', (r) => r.name],
   ['newCount', (r) => formatCount(r.newCount)],
   ['deletedCount', (r) => formatCount(r.deletedCount)],
   ['countDelta', (r) => formatSigned(r.countDelta)],
-  ['allocSize', (r) => formatBytes(r.allocSize)],
-  ['freedSize', (r) => formatBytes(r.freedSize)],
-  ['sizeDelta', (r) => formatSignedBytes(r.sizeDelta)],
-  ['retainedDelta', (r) => formatSignedBytes(r.retainedDelta)]
+  ['allocSize', (r) => bytes(r.allocSize)],
+  ['freedSize', (r) => bytes(r.freedSize)],
+  ['sizeDelta', (r) => signedBytes(r.sizeDelta)],
+  ['retainedDelta', (r) => signedBytes(r.retainedDelta)]
 ]
 
 /**
  * @param {Row[]} rows @param {Column} by @param {boolean} descending @param {string} search
  * @returns {Row[]}
  */
-function sortRows (rows, by, descending, search) {
+export function sortRows (rows, by, descending, search) {
   const needle = search.trim().toLowerCase()
   const shown = needle ? rows.filter((r) => r.name.toLowerCase().includes(needle)) : rows.slice()
   const sign = descending ? -1 : 1
@@ -44,7 +47,7 @@ function sortRows (rows, by, descending, search) {
  * @param {Row[]} rows in the order to show
  * @param {{ expanded: string | null, growing: Set<string>, details: Map<string, Details>, onToggle: (name: string) => void }} view
  */
-function renderComparison (body, rows, view) {
+export function renderComparison (body, rows, view) {
   const out = []
   for (const row of rows) {
     const tr = document.createElement('tr')
@@ -98,7 +101,7 @@ function detailsRow (row, details) {
     table.className = 'samples'
     for (const sample of details.samples) {
       const sampleRow = table.insertRow()
-      for (const text of ['@' + sample.id, sample.name, 'self ' + formatBytes(sample.selfSize), 'retained ' + formatBytes(sample.retainedSize)]) {
+      for (const text of ['@' + sample.id, sample.name, 'self ' + bytes(sample.selfSize), 'retained ' + bytes(sample.retainedSize)]) {
         sampleRow.insertCell().textContent = text
       }
     }

@@ -1,6 +1,6 @@
 /* Leaks and retainer paths as lists, one step a line. */
-/* exported renderLeaks, pathList, leakText */
-/* global formatSigned, formatSignedBytes */
+import { signedBytes } from '../../lib/format.js'
+import { formatSigned } from './format.js'
 
 /**
  * @typedef {{ edge: string, name: string, to: string, toName: string, id: number, location: string | null }} PathStep
@@ -8,8 +8,8 @@
  */
 
 /** The line the terminal prints for a leak. @param {Leak} leak */
-function leakText (leak) {
-  return '`' + leak.constructor + '` ' + formatSigned(leak.countDelta) + ' objects (' + formatSignedBytes(leak.retainedDelta) +
+export function leakText (leak) {
+  return '`' + leak.constructor + '` ' + formatSigned(leak.countDelta) + ' objects (' + signedBytes(leak.retainedDelta) +
     ' retained) held by ' + leak.holder + (leak.location ? ' (' + leak.location + ')' : '')
 }
 
@@ -26,7 +26,7 @@ function edgeText (step) {
  * A path from the roots to an object, from its first named step.
  * @param {PathStep[]} steps
  */
-function pathList (steps) {
+export function pathList (steps) {
   const list = document.createElement('ol')
   list.className = 'path'
   const start = Math.max(0, steps.findIndex((s) => s.edge === 'context' || s.edge === 'property') - 1)
@@ -55,7 +55,7 @@ function pathList (steps) {
  * @param {Leak[]} leaks
  * @param {number} snapshots how many were compared
  */
-function renderLeaks (container, leaks, snapshots) {
+export function renderLeaks (container, leaks, snapshots) {
   if (leaks.length === 0) {
     const none = document.createElement('p')
     none.className = 'good'

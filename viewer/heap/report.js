@@ -1,13 +1,18 @@
 /* The heap report: its state, its actions, and what each part of the page draws. */
-/* exported startReport */
-/* global createStore, themeActions, preferredTheme, applyTheme, renderHeader, formatCount, formatDate, formatDuration, formatBytes,
-   formatSignedBytes, renderLeaks, sortRows, renderComparison */
+import { bytes, duration, signedBytes } from '../../lib/format.js'
+import { formatCount, formatDate } from '../shared/format.js'
+import { renderHeader } from '../shared/header.js'
+import { createStore } from '../shared/state.js'
+import { applyTheme, preferredTheme, themeActions } from '../shared/theme.js'
+import { renderComparison, sortRows } from './comparison.js'
+import { renderLeaks } from './paths.js'
+/** @import { Column, Details } from './comparison.js' */
 
 /**
  * @typedef {{ sortBy: Column, descending: boolean, search: string, expanded: string | null, theme: 'dark' | 'light' }} HeapState
  */
 
-function startReport () {
+export function startReport () {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
   const data = JSON.parse(/** @type {string} */ ($('heap-data').textContent))
   const { analysis } = data
@@ -31,7 +36,7 @@ function startReport () {
   const facts = [
     ['started', formatDate(data.startedAt)],
     ['snapshots', String(analysis.snapshots.length)],
-    ['heap', formatBytes(first.size) + ' → ' + formatBytes(last.size) + ' (' + formatSignedBytes(last.size - first.size) + ')'],
+    ['heap', bytes(first.size) + ' → ' + bytes(last.size) + ' (' + signedBytes(last.size - first.size) + ')'],
     ['objects', formatCount(first.nodes) + ' → ' + formatCount(last.nodes)],
     ['Node.js', data.node || 'unknown']
   ]
@@ -44,7 +49,7 @@ function startReport () {
     const timing = data.timings[i]
     const row = /** @type {HTMLTableSectionElement} */ (timings).insertRow()
     const name = snapshot.file.split(/[\\/]/).pop() || snapshot.file
-    for (const text of [timing ? timing.label : name, formatBytes(snapshot.size) + ' in ' + formatCount(snapshot.nodes) + ' objects', timing ? 'paused the app ' + formatDuration(timing.ms) + ' (GC ' + formatDuration(timing.gcMs) + ')' : '']) {
+    for (const text of [timing ? timing.label : name, bytes(snapshot.size) + ' in ' + formatCount(snapshot.nodes) + ' objects', timing ? 'paused the app ' + duration(timing.ms) + ' (GC ' + duration(timing.gcMs) + ')' : '']) {
       row.insertCell().textContent = text
     }
   })

@@ -1,10 +1,9 @@
-/* Number, time and location formatting for the reports. */
-/* exported formatCount, formatShare, formatDuration, formatDate, formatLocation */
+/* Counts, shares, dates and locations as the reports write them; bytes and durations are lib/format.js's, the terminal's. */
 
 const countFormat = new Intl.NumberFormat('en-US')
 
 /** @param {number} n */
-function formatCount (n) {
+export function formatCount (n) {
   return countFormat.format(Math.round(n))
 }
 
@@ -13,24 +12,15 @@ function formatCount (n) {
  * @param {number} part
  * @param {number} whole
  */
-function formatShare (part, whole) {
+export function formatShare (part, whole) {
   if (!whole || !part) return '0%'
   const p = part / whole * 100
   if (p < 0.01) return '<0.01%'
   return (p >= 10 ? p.toFixed(1) : p.toFixed(2)) + '%'
 }
 
-/** @param {number} ms */
-function formatDuration (ms) {
-  if (!(ms >= 0)) return 'unknown'
-  if (ms < 1000) return Math.round(ms) + ' ms'
-  if (ms < 60_000) return (ms / 1000).toFixed(1) + ' s'
-  const minutes = Math.floor(ms / 60_000)
-  return minutes + ' min ' + Math.round((ms % 60_000) / 1000) + ' s'
-}
-
 /** @param {string} iso */
-function formatDate (iso) {
+export function formatDate (iso) {
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return String(iso)
   return date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' })
@@ -42,7 +32,7 @@ function formatDate (iso) {
  * @param {number} line
  * @param {number} column
  */
-function formatLocation (file, line, column) {
+export function formatLocation (file, line, column) {
   if (!file) return '(no source location)'
   if (!line) return file
   return file + ':' + line + (column ? ':' + column : '')

@@ -1,6 +1,6 @@
 /* The summary at the top: what ran, when, for how long, and how it ended. */
-/* exported renderHeader, renderFacts, runFacts */
-/* global formatCount, formatDate, formatDuration */
+import { duration } from '../../lib/format.js'
+import { formatCount, formatDate } from './format.js'
 
 /**
  * What every report knows of its run (FlameMeta has it, and more).
@@ -37,11 +37,11 @@ function loadText (load) {
  * @param {[string, string][]} own
  * @returns {[string, string][]}
  */
-function runFacts (run, own) {
+export function runFacts (run, own) {
   /** @type {[string, string][]} */
   const rows = [
     ['started', formatDate(run.startedAt)],
-    ['duration', formatDuration(run.durationMs)],
+    ['duration', duration(run.durationMs)],
     ...own,
     ['Node.js', (run.node || 'unknown') + (run.v8 ? ' (V8 ' + run.v8 + ')' : '')],
     ['app', exitText(run.exit)]
@@ -57,7 +57,7 @@ function runFacts (run, own) {
  * @param {string} title
  * @param {[string, string][]} facts
  */
-function renderHeader (elements, report, title, facts) {
+export function renderHeader (elements, report, title, facts) {
   document.title = title + ' · ' + report
   elements.title.textContent = title
   renderFacts(elements.facts, facts)
@@ -68,7 +68,7 @@ function renderHeader (elements, report, title, facts) {
  * @param {HTMLElement} list
  * @param {[string, string][]} facts
  */
-function renderFacts (list, facts) {
+export function renderFacts (list, facts) {
   list.replaceChildren(...facts.map(([term, value]) => {
     const row = document.createElement('div')
     const dt = document.createElement('dt')

@@ -6,7 +6,6 @@
  * were added. What follows from the state (trees, statistics, colours) is
  * computed through `memoize`, so a view asks for it and pays only on a change.
  */
-/* exported createStore, memoize */
 
 /**
  * @template S
@@ -26,7 +25,7 @@
  * @param {S} initial
  * @param {A} actions
  */
-function createStore (initial, actions) {
+export function createStore (initial, actions) {
   let state = initial
   /** @type {{ fields: (keyof S)[], draw: (state: S) => void }[]} */
   const views = []
@@ -95,7 +94,7 @@ function createStore (initial, actions) {
  * @param {(...inputs: I) => R} compute
  * @returns {(...inputs: I) => R}
  */
-function memoize (compute) {
+export function memoize (compute) {
   /** @type {I | null} */
   let last = null
   /** @type {R} */

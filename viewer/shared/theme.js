@@ -1,15 +1,14 @@
 /* The dark and light themes: the page's colours come from the theme's CSS custom properties. */
-/* exported preferredTheme, themeActions, applyTheme */
 
 /** @typedef {'dark' | 'light'} ThemeName */
 
 /** @returns {ThemeName} the reader's system preference */
-function preferredTheme () {
+export function preferredTheme () {
   return window.matchMedia('(prefers-color-scheme: light)').matches ? 'light' : 'dark'
 }
 
 /** For a report whose state has a `theme`. */
-const themeActions = {
+export const themeActions = {
   /** @param {{ theme: ThemeName }} state @returns {{ theme: ThemeName }} */
   toggleTheme: (state) => ({ theme: state.theme === 'dark' ? 'light' : 'dark' })
 }
@@ -21,7 +20,7 @@ const themeActions = {
  * @param {HTMLElement} button
  * @returns {(property: string) => string}
  */
-function applyTheme (name, button) {
+export function applyTheme (name, button) {
   document.body.className = 'theme-' + name
   button.textContent = name === 'dark' ? 'Light theme' : 'Dark theme'
   const css = getComputedStyle(document.body)

@@ -1,8 +1,7 @@
 /* A tooltip by the pointer: a title, where it is from, and rows of label and value. */
-/* exported createTooltip */
 
 /** @param {HTMLElement} element */
-function createTooltip (element) {
+export function createTooltip (element) {
   /** @param {string} className @param {string} text */
   function line (className, text) {
     const div = document.createElement('div')

@@ -8,15 +8,7 @@
 import { explainFinding, placeNamer, relativeFile } from './words.js'
 import { reportPage } from '../../report/html-page.js'
 
-const render = reportPage({
-  page: 'async.html',
-  styles: ['style.css', 'async/async.css'],
-  scripts: [
-    'shared/format.js', 'shared/state.js', 'shared/theme.js', 'shared/header.js', 'shared/tooltip.js',
-    'async/data.js', 'async/findings.js', 'async/waterfall.js', 'async/call-sites.js', 'async/source.js', 'async/report.js',
-    'shared/main.js'
-  ]
-})
+const render = reportPage({ page: 'async.html', entry: 'async/main.js' })
 
 /**
  * @typedef {object} AsyncReportMeta

@@ -1,4 +1,4 @@
-import { count, decimal } from '../../format.js'
+import { count, decimal, fineMs } from '../../format.js'
 
 /**
  * The CPU differential on the terminal: the functions whose self time per
@@ -6,14 +6,9 @@ import { count, decimal } from '../../format.js'
  * each version.
  */
 
-/** `17.3 ms`, `0.42 ms`, `0 ms`: small times keep two decimals @param {number} ms */
-export function msText (ms) {
-  return `${ms === 0 ? '0' : decimal(ms, Math.abs(ms) >= 1 ? 1 : 2)} ms`
-}
-
 /** `−16.9 ms`, `+0.3 ms`, with a real minus sign @param {number} ms */
 function signedMs (ms) {
-  return `${ms < 0 ? '\u2212' : '+'}${msText(Math.abs(ms))}`
+  return `${ms < 0 ? '\u2212' : '+'}${fineMs(Math.abs(ms))}`
 }
 
 /**
@@ -25,12 +20,12 @@ export function renderFlameDiff (diff, { style, limit = 10 }) {
   const { total, requests } = diff
   const out = [style.bold('CPU per request, before → after (self time)')]
   // A change too small to print is no change.
-  const shown = diff.functions.filter((f) => msText(Math.abs(f.change)) !== '0.00 ms').slice(0, limit)
+  const shown = diff.functions.filter((f) => fineMs(Math.abs(f.change)) !== '0.00 ms').slice(0, limit)
   if (shown.length === 0) out.push('  No function changed its CPU time per request.')
   const rows = shown.map((f) => ({
     name: f.name,
-    before: msText(f.before),
-    after: msText(f.after),
+    before: fineMs(f.before),
+    after: fineMs(f.after),
     change: `(${signedMs(f.change)})`,
     where: f.location || `(${f.category})`,
     paint: f.change < 0 ? style.green : style.red
@@ -44,7 +39,7 @@ export function renderFlameDiff (diff, { style, limit = 10 }) {
   }
   const share = total.before > 0 ? `, ${total.change < 0 ? '\u2212' : '+'}${decimal(Math.abs(total.change / total.before) * 100, 0)}%` : ''
   const paint = total.change < 0 ? style.green : style.red
-  out.push('', `Total CPU  ${msText(total.before)} → ${msText(total.after)} per request  ${paint(`(${signedMs(total.change)}${share})`)}`)
+  out.push('', `Total CPU  ${fineMs(total.before)} → ${fineMs(total.after)} per request  ${paint(`(${signedMs(total.change)}${share})`)}`)
   out.push(style.dim(`over ${count(requests.before)} requests before and ${count(requests.after)} after`))
   return out.join('\n') + '\n'
 }

@@ -3,6 +3,7 @@
  * many as a chart shows well), on one time axis in seconds from the first
  * sample, with the load's per-second figures on the same axis. Pure.
  */
+import { MB } from '../../format.js'
 import { gcMsSpread } from './series.js'
 
 /** Fewer points than this per series, however long the run. */
@@ -14,7 +15,7 @@ const MAX_POINTS = 2000
  * @property {number} bucketMs
  * @property {number[]} t the buckets' ends, in seconds from `startMs`
  * @property {Record<string, (number | null)[]>} series each as long as `t`: span (ms the bucket's samples cover),
- *   delayMax, delayP99, delayP50 (ms), elu, cpu, gcShare (%), heapUsed, heapTotal, rss, external (MB), started and
+ *   delayMax, delayP99, delayP50 (ms), elu, cpu, gcShare (%), heapUsed, heapTotal, rss, external (MB: 10^6 bytes), started and
  *   finished (per second, over the last second), inFlight, and `active:<type>` counts
  * @property {{ t: number[], rps: number[], errors: number[], p50: (number | null)[], p99: (number | null)[], max: (number | null)[] }} load
  *   per second, when dyno ran the load: responses, errors, and their latency (ms)
@@ -63,7 +64,7 @@ export function chartData (samples, timeline) {
   /** @type {Record<string, (number | null)[]>} */
   const series = { span: [], delayMax: [], delayP99: [], delayP50: [], elu: [], cpu: [], gcShare: [], heapUsed: [], heapTotal: [], rss: [], external: [], started: [], finished: [], inFlight: [] }
   for (const type of activeTypes) series[`active:${type}`] = []
-  const mb = (/** @type {number | null} */ n) => n === null ? null : n / (1024 * 1024)
+  const mb = (/** @type {number | null} */ n) => n === null ? null : n / MB
   for (let i = 0; i < buckets.length; i++) {
     const b = buckets[i]
     if (!b || b.span === 0) continue

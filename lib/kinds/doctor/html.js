@@ -1,47 +1,18 @@
 /**
- * The doctor report: one self-contained HTML file with the diagnoses at the
- * top and a chart of every signal on one time axis below, drawn by uPlot,
- * which is inlined with dyno's browser code (viewer/shared, viewer/doctor).
+ * The doctor report: one self-contained HTML file (see html-page.js) with
+ * the diagnoses at the top and a chart of every signal on one time axis
+ * below, drawn by uPlot, which viewer/doctor/ imports into its bundle.
  * It loads nothing from the network and works from file://. Every string
  * that came from the app (the command, resource types, listener names, how
  * it ended) travels as JSON data and reaches the page through textContent.
  */
-import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { chartData } from './chart-data.js'
+import { reportPage } from '../../report/html-page.js'
 import { runFacts } from '../../report/run-facts.js'
-import { embedJson } from '../flame/html.js'
 import { WINDOW_SOURCES, keyFigures } from './terminal.js'
 import { decimal } from '../../format.js'
 
-const VIEWER = new URL('../../../viewer/', import.meta.url)
-const require = createRequire(import.meta.url)
-
-/** The browser scripts in the order they are inlined; a script uses what those before it define. */
-const SCRIPTS = [
-  'shared/format.js', 'shared/state.js', 'shared/theme.js', 'shared/header.js',
-  'doctor/diagnoses.js', 'doctor/figures.js', 'doctor/charts.js', 'doctor/report.js',
-  'shared/main.js'
-]
-
-/** @type {{ page: string, style: string, script: string, csp: string } | undefined} */
-let viewer
-
-function loadViewer () {
-  const read = (/** @type {string} */ name) => readFileSync(new URL(name, VIEWER), 'utf8')
-  const uplot = readFileSync(require.resolve('uplot/dist/uPlot.iife.min.js'), 'utf8')
-  const uplotStyle = readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8')
-  const script = `(function () {\n'use strict'\n${read('doctor/language.js')}\n${uplot}\n${SCRIPTS.map(read).join('\n')}\n})()\n`
-  const style = `${uplotStyle}\n${read('style.css')}\n${read('doctor/style.css')}`
-  for (const text of [script, style]) {
-    if (/<\/(script|style)|<!--/i.test(text)) throw new Error('report code must not contain </script, </style or <!--')
-  }
-  // Only this exact script and style apply: even a string that broke out of the data could not run.
-  const hash = (/** @type {string} */ text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
-  const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; base-uri 'none'; form-action 'none'`
-  return { page: read('doctor.html'), style, script, csp }
-}
+const render = reportPage({ page: 'doctor.html', entry: 'doctor/main.js' })
 
 /**
  * What the page is given.
@@ -84,8 +55,5 @@ function windowFigures (window, summary) {
  * @returns {string} the whole HTML report
  */
 export function renderDoctorHtml (run) {
-  viewer ??= loadViewer()
-  /** @type {Record<string, string>} */
-  const parts = { csp: viewer.csp, style: viewer.style, script: viewer.script, data: embedJson(doctorReportData(run)) }
-  return viewer.page.replace(/\{\{(csp|style|script|data)\}\}/g, (_, name) => parts[name])
+  return render(doctorReportData(run))
 }

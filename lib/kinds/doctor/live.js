@@ -4,6 +4,7 @@
  * the last values, redrawn in place. Only on a TTY; the CLI does not create it
  * otherwise.
  */
+import { bytes } from '../../format.js'
 
 const BLOCKS = '▁▂▃▄▅▆▇█'
 const HISTORY = 40
@@ -29,8 +30,8 @@ export function createLiveView (stream, style) {
       row('loop delay', history.delay, width, `max ${Math.round(last.delayMax)} ms${last.blocked ? ' (stuck)' : ''}`),
       row('loop busy', history.elu, width, `${Math.round(last.elu * 100)}%`, 1),
       row('CPU', history.cpu, width, `${Math.round(last.cpu * 100)}%`, 1),
-      row('heap used', history.heap, width, last.heapUsed === null ? '-' : megabytes(last.heapUsed)),
-      row('rss', history.rss, width, megabytes(last.rss))
+      row('heap used', history.heap, width, last.heapUsed === null ? '-' : bytes(last.heapUsed)),
+      row('rss', history.rss, width, bytes(last.rss))
     ]
     let text = drawn > 0 ? `\x1b[${drawn}A` : ''
     for (const line of lines) text += `\x1b[2K${line}\n`
@@ -83,9 +84,4 @@ function row (label, values, width, now, top) {
 export function sparkline (values, top) {
   const max = top ?? Math.max(...values, 1e-9)
   return values.map((v) => BLOCKS[Math.max(0, Math.min(BLOCKS.length - 1, Math.round((v / max) * (BLOCKS.length - 1))))]).join('')
-}
-
-/** @param {number} bytes */
-function megabytes (bytes) {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
 }

@@ -3,6 +3,8 @@ import { median, sum } from '../../stats/describe.js'
  * The rules that make a diagnosis of the seconds under load, each with the
  * thresholds the README documents. Pure functions.
  */
+import { MB, bytes } from '../../format.js'
+
 /** Every threshold a rule uses; the README lists them. */
 export const THRESHOLDS = {
   /** A loop turn this long (ms) or longer holds the loop: requests arriving meanwhile wait. */
@@ -20,10 +22,10 @@ export const THRESHOLDS = {
   /** memory-growth: share of the load left out at its start, as warm-up. */
   growthWarmUp: 0.2,
   /** memory-growth: rise of the heap used after GC, in bytes and as a share of where it started. */
-  heapGrowthBytes: 3 * 1024 * 1024,
+  heapGrowthBytes: 3 * MB,
   heapGrowthShare: 0.1,
   /** memory-growth: the same for external memory (array buffers included). */
-  externalGrowthBytes: 3 * 1024 * 1024,
+  externalGrowthBytes: 3 * MB,
   externalGrowthShare: 0.1,
   /**
    * memory-growth, heap and external: the rise must also pass this share of how much the signal swings
@@ -41,7 +43,7 @@ export const THRESHOLDS = {
    * memory-growth: the same for rss outside the V8 heap (native memory, code). Far higher: under GC
    * pressure the pages V8 freed stay resident for a while: rss outside the heap doubled on its own in a 5 s run.
    */
-  rssGrowthBytes: 256 * 1024 * 1024,
+  rssGrowthBytes: 256 * MB,
   rssGrowthShare: 0.5,
   /** io-wait: median latency (ms) at or above this… */
   ioLatencyMs: 20,
@@ -72,7 +74,6 @@ export const THRESHOLDS = {
 
 const pct = (/** @type {number} */ share) => `${Math.round(share * 100)}%`
 const ms = (/** @type {number} */ n) => `${n >= 100 ? Math.round(n) : Number(n.toFixed(1))} ms`
-const mb = (/** @type {number} */ bytes) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`
 const count = (/** @type {number} */ n) => Math.round(n).toLocaleString('en-US')
 
 /** @param {RuleInput} input @returns {Finding | null} */
@@ -144,8 +145,8 @@ export function memoryGrowth ({ full, fullGcs, under }) {
   return {
     kind: 'memory-growth',
     title: 'Memory keeps growing',
-    evidence: grew.map((g) => `${g.what} rose from ${mb(g.from)} to ${mb(g.to)} over ${g.seconds} s ${under} (${mb(g.perMinute)} a minute), was still rising at the end${g.left ? `, and ${leftWords(g.left)}` : ''}`).join('; '),
-    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third; for the heap and external memory, also less than ${pct(T.growthSwing)} of their swing within a second, or their highs had risen by less than that or than ${pct(T.growthHighs)} of their lows' rise, or the full GC after the load had left them less than ${mb(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the one before it (without those, V8's last full GC after the first third, above the first third's highest low); for rss outside the V8 heap, ${mb(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}; or the app had been loaded for less than ${T.growthMinSeconds} s`,
+    evidence: grew.map((g) => `${g.what} rose from ${bytes(g.from)} to ${bytes(g.to)} over ${g.seconds} s ${under} (${bytes(g.perMinute)} a minute), was still rising at the end${g.left ? `, and ${leftWords(g.left)}` : ''}`).join('; '),
+    unless: `leaving out the first ${pct(T.growthWarmUp)} of the time as warm-up, the lowest reading of the last third had been less than ${bytes(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the highest low of the first third; for the heap and external memory, also less than ${pct(T.growthSwing)} of their swing within a second, or their highs had risen by less than that or than ${pct(T.growthHighs)} of their lows' rise, or the full GC after the load had left them less than ${bytes(T.heapGrowthBytes)} or ${pct(T.heapGrowthShare)} above the one before it (without those, V8's last full GC after the first third, above the first third's highest low); for rss outside the V8 heap, ${bytes(T.rssGrowthBytes)} or ${pct(T.rssGrowthShare)}; or the app had been loaded for less than ${T.growthMinSeconds} s`,
     figures: { signal: first.what, fromBytes: first.from, toBytes: first.to, bytesPerMinute: first.perMinute, seconds: first.seconds, afterFullGcBytes: first.left?.bytes ?? null }
   }
 }
@@ -205,9 +206,9 @@ function leftByFullGc (seconds, lowOf, read, { before, after }, from) {
 
 /** @param {NonNullable<ReturnType<typeof leftByFullGc>>} left */
 function leftWords (left) {
-  if (left.by === 'v8') return `it stayed at ${mb(left.bytes)} or more through the last full GC`
-  const before = left.by === 'before-and-after-load' ? ` (${mb(left.since)} in one before it)` : ''
-  return `a full GC after the load left ${mb(left.bytes)}${before}`
+  if (left.by === 'v8') return `it stayed at ${bytes(left.bytes)} or more through the last full GC`
+  const before = left.by === 'before-and-after-load' ? ` (${bytes(left.since)} in one before it)` : ''
+  return `a full GC after the load left ${bytes(left.bytes)}${before}`
 }
 
 /** @param {RuleInput} input @returns {Finding | null} */
@@ -235,7 +236,7 @@ export function healthy ({ summary, under }) {
     `CPU ${pct(summary.cpu.mean)}`,
     `GC ${pct(summary.gc.share)} of the time`
   ]
-  if (summary.memory.heapUsed) parts.push(`heap after GC ${mb(summary.memory.heapUsed.start)} at the start and ${mb(summary.memory.heapUsed.end)} at the end`)
+  if (summary.memory.heapUsed) parts.push(`heap after GC ${bytes(summary.memory.heapUsed.start)} at the start and ${bytes(summary.memory.heapUsed.end)} at the end`)
   if (summary.http.finished > 0) parts.push(`${count(summary.http.perSecond)} requests a second`)
   if (summary.load && summary.load.latencyP50 !== null && summary.load.latencyP99 !== null) parts.push(`latency p50 ${ms(summary.load.latencyP50)}, p99 ${ms(summary.load.latencyP99)}`)
   let evidence = parts.join('; ')

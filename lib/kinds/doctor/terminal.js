@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url'
-import { count, decimal } from '../../format.js'
+import { bytes, count, decimal, ms } from '../../format.js'
 import { sharedPortLine } from '../../report/shared-port.js'
 import { table } from '../../report/table.js'
 
@@ -50,9 +50,7 @@ export function renderDoctorSummary (rendered, end, style) {
  * @returns {string[][]}
  */
 export function keyFigures (s) {
-  const ms = (/** @type {number} */ n) => `${n >= 100 ? count(n) : decimal(n, 1)} ms`
   const pct = (/** @type {number} */ share) => `${decimal(share * 100, 0)}%`
-  const mb = (/** @type {number} */ n) => `${decimal(n / (1024 * 1024), 1)} MB`
   const rows = [
     ['Signal', 'Under load'],
     ['Event-loop delay', `p50 ${ms(s.delay.p50)}, p99 ${ms(s.delay.p99)}, max ${ms(s.delay.max)}`],
@@ -60,13 +58,13 @@ export function keyFigures (s) {
     ['CPU', `${pct(s.cpu.mean)} of a core (user ${pct(s.cpu.user)}, system ${pct(s.cpu.system)}), busiest second ${pct(s.cpu.max)}`],
     ['GC', `${pct(s.gc.share)} of the time, longest pause ${ms(s.gc.maxPauseMs)}`]
   ]
-  if (s.memory.heapUsed) rows.push(['Heap used after GC', `${mb(s.memory.heapUsed.start)} → ${mb(s.memory.heapUsed.end)}`])
+  if (s.memory.heapUsed) rows.push(['Heap used after GC', `${bytes(s.memory.heapUsed.start)} → ${bytes(s.memory.heapUsed.end)}`])
   const afterGc = s.memory.heapAfterFullGc
   if (afterGc) {
     const still = afterGc.inFlightAfter > 0 ? ` (${count(afterGc.inFlightAfter)} requests still at work then)` : ''
-    rows.push(['Heap after a full GC', [afterGc.beforeLoad, afterGc.afterLoad].map((n) => n === null ? '?' : mb(n)).join(' before the load, ') + ' after it' + still])
+    rows.push(['Heap after a full GC', [afterGc.beforeLoad, afterGc.afterLoad].map((n) => n === null ? '?' : bytes(n)).join(' before the load, ') + ' after it' + still])
   }
-  if (s.memory.rss) rows.push(['RSS', `${mb(s.memory.rss.start)} → ${mb(s.memory.rss.end)}, max ${mb(s.memory.rss.max)}`])
+  if (s.memory.rss) rows.push(['RSS', `${bytes(s.memory.rss.start)} → ${bytes(s.memory.rss.end)}, max ${bytes(s.memory.rss.max)}`])
   if (s.http.finished > 0) {
     const each = s.http.inFlight >= 0.5 ? `, about ${ms(/** @type {number} */ (s.http.serverLatencyMs))} each` : ''
     rows.push(['Requests (app)', `${count(s.http.perSecond)}/s, ${decimal(s.http.inFlight, 1)} in flight on average${each}`])

@@ -11,17 +11,7 @@ export { embedJson } from '../../report/html-page.js'
 
 /** @typedef {import('../../cpu-profile/flame-data.js').FlameData} FlameData */
 
-const render = reportPage({
-  page: 'index.html',
-  styles: ['style.css'],
-  // In order: a script uses what those before it define.
-  scripts: [
-    'shared/format.js', 'shared/state.js', 'shared/theme.js', 'shared/header.js', 'shared/tooltip.js',
-    'flame/profile.js', 'flame/tree-builder.js', 'flame/trees.js', 'flame/stats.js', 'flame/colors.js', 'flame/canvas.js', 'flame/frame-tooltip.js',
-    'flame/functions-table.js', 'flame/changes-table.js', 'flame/source.js', 'flame/actions.js', 'flame/model.js', 'flame/controls.js', 'flame/report.js',
-    'shared/main.js'
-  ]
-})
+const render = reportPage({ page: 'index.html', entry: 'flame/main.js' })
 
 /**
  * FlameData's numbered tables, by name -> index, for the viewer's scripts:

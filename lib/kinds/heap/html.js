@@ -6,15 +6,7 @@
  */
 import { reportPage } from '../../report/html-page.js'
 
-const render = reportPage({
-  page: 'heap.html',
-  styles: ['style.css', 'heap/heap.css'],
-  scripts: [
-    'shared/format.js', 'shared/state.js', 'shared/theme.js', 'shared/header.js',
-    'heap/format.js', 'heap/paths.js', 'heap/comparison.js', 'heap/report.js',
-    'shared/main.js'
-  ]
-})
+const render = reportPage({ page: 'heap.html', entry: 'heap/main.js' })
 
 /**
  * @param {{ title: string, startedAt: string, node: string | null, analysis: import('./analyze.js').HeapAnalysis,

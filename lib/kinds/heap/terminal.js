@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url'
-import { bytes, count, decimal } from '../../format.js'
+import { bytes, count, decimal, signedBytes } from '../../format.js'
 import { renderAllocationSummary } from './allocation-terminal.js'
 import { table } from '../../report/table.js'
 
@@ -91,9 +91,4 @@ function stepLabel (s) {
 /** @param {number} n */
 function signed (n) {
   return (n > 0 ? '+' : '') + count(n)
-}
-
-/** @param {number} n */
-function signedBytes (n) {
-  return (n > 0 ? '+' : n < 0 ? '-' : '') + bytes(Math.abs(n))
 }
