@@ -294,6 +294,23 @@ export class Connection {
 
   // ResponseSink, called by the parser
 
+  wantsDate () {
+    return this.engine.clock.wanted
+  }
+
+  /**
+   * The server's clock, from its Date header (whole seconds): between its
+   * second and the next, it answered after we sent and before we read.
+   * @param {string} date
+   */
+  onDate (date) {
+    const server = Date.parse(date)
+    if (!Number.isFinite(server) || this.inflight === 0) return
+    const wall = Date.now()
+    const sentWall = wall - (performance.now() - this.sentAt[this.oldest])
+    this.engine.recordClock(server - wall, server + 1000 - sentWall)
+  }
+
   expectsNoBody () {
     return this.wire.requests[this.requestOf[this.oldest]].head
   }

@@ -73,6 +73,7 @@ const OPEN_BATCH = 256
  * @property {number} bytes
  * @property {number} dropped requests that were due but never sent (open model)
  * @property {number} peakConnections
+ * @property {{ low: number, high: number } | null} [serverClock] bounds of how far the server's clock is ahead of this one, ms (from its Date headers)
  * @property {Record<string, number>} statusCodes
  * @property {Record<ErrorKind, number>} errors
  * @property {LatencyRecorder} latency
@@ -118,6 +119,11 @@ export class LoadEngine {
     /** @type {{ responses: number[], bytes: number[] }} */
     this.perSecond = { responses: [], bytes: [] }
     this.lastTick = { responses: 0, bytes: 0, at: 0 }
+    /**
+     * How far the server's clock is ahead of ours, in ms, bounded from its
+     * Date headers (one a second): `low` <= offset <= `high`.
+     */
+    this.clock = { wanted: true, low: -Infinity, high: Infinity }
     /** @type {RunFailure | null} */
     this.failure = null
 
@@ -190,6 +196,14 @@ export class LoadEngine {
   /** @param {number} n */
   recordBytes (n) {
     this.bytes += n
+  }
+
+  /** @param {number} low @param {number} high bounds of the server's clock offset, ms */
+  recordClock (low, high) {
+    const clock = this.clock
+    clock.wanted = false
+    if (low > clock.low) clock.low = low
+    if (high < clock.high) clock.high = high
   }
 
   /** @param {number} ms @param {number} status */
@@ -269,6 +283,7 @@ export class LoadEngine {
     this.perSecond.responses.push(responses)
     this.perSecond.bytes.push(bytes)
     this.lastTick = { responses: this.responses, bytes: this.bytes, at: now }
+    this.clock.wanted = true
     this.config.onTick?.({
       elapsedMs: now - this.startTime,
       responses: this.responses,
@@ -317,7 +332,8 @@ export class LoadEngine {
       latency: this.latency,
       perSecond: this.perSecond,
       targetRefusing: this.refusingSince > 0,
-      failure: this.failure
+      failure: this.failure,
+      serverClock: Number.isFinite(this.clock.low) && Number.isFinite(this.clock.high) ? { low: this.clock.low, high: this.clock.high } : null
     })
   }
 }

@@ -47,8 +47,7 @@ export class OpenModel {
     this.amount = plan.amount
     this.maxConnections = plan.maxConnections
     this.pool = pool
-    /** When the load started, and when this scheduler's first request is due. */
-    this.origin = 0
+    /** When this scheduler's first request is due: the load's start, plus its phase. */
     this.startTime = 0
     this.sent = 0
     /** Connections waiting for the next request to fall due. @type {Connection[]} */
@@ -61,7 +60,6 @@ export class OpenModel {
 
   /** @param {number} startTime when the load starts, `performance.now()` ms */
   start (startTime) {
-    this.origin = startTime
     this.startTime = startTime + this.phaseMs
     this.schedule()
   }
@@ -146,7 +144,7 @@ export class OpenModel {
    * @param {number} durationMs
    */
   dropped (durationMs) {
-    return Math.max(0, this.dueCount(this.origin + durationMs - GROW_AFTER_MS) - this.sent)
+    return Math.max(0, this.dueCount(this.startTime - this.phaseMs + durationMs - GROW_AFTER_MS) - this.sent)
   }
 
   stop () {

@@ -36,6 +36,8 @@ const FAILED = 9
  * @property {() => boolean} expectsNoBody true when the request being answered was a HEAD
  * @property {(status: number, bodyBytes: number, willClose: boolean, body: Buffer | null) => void} onResponse
  * @property {(kind: ParseErrorKind) => void} onParseError
+ * @property {() => boolean} [wantsDate] whether the sink wants the next response's Date header (rarely: it reads the server's clock)
+ * @property {(date: string) => void} [onDate]
  */
 
 /** @param {string} name */
@@ -46,6 +48,7 @@ function lowerCodes (name) {
 const CONTENT_LENGTH = lowerCodes('content-length')
 const TRANSFER_ENCODING = lowerCodes('transfer-encoding')
 const CONNECTION = lowerCodes('connection')
+const DATE = lowerCodes('date')
 const CHUNKED = lowerCodes('chunked')
 const CLOSE = lowerCodes('close')
 const KEEP_ALIVE = lowerCodes('keep-alive')
@@ -260,6 +263,7 @@ export class ResponseParser {
     if (b[s + 14] === COLON) colon = s + 14
     else if (b[s + 10] === COLON) colon = s + 10
     else if (b[s + 17] === COLON) colon = s + 17
+    else if (b[s + 4] === COLON) return this.dateLine(b, s, e)
     else return
     if (colon >= e) return
     let vs = colon + 1
@@ -282,6 +286,12 @@ export class ResponseParser {
       if (hasToken(b, vs, ve, CLOSE)) this.closeHeader = true
       if (hasToken(b, vs, ve, KEEP_ALIVE)) this.keepAliveHeader = true
     }
+  }
+
+  /** `Date: Wed, 26 Nov 2026 10:00:00 GMT`, when the sink wants it. @param {Buffer} b @param {number} s @param {number} e */
+  dateLine (b, s, e) {
+    if (!equalsLower(b, s, s + 4, DATE) || !this.sink.wantsDate?.()) return
+    this.sink.onDate?.(b.toString('latin1', s + 5, e).trim())
   }
 
   headersDone () {

@@ -57,6 +57,9 @@ export const SAMPLE_PERCENTILES = [1, 2.5, 50, 97.5]
  *   this generator's part of the load (0/1: the whole), and its share of connections, requests and rate
  * @property {string | null} startAt the common start it waited for (`--start-at`), ISO time; `startedAt` is when it did start
  * @property {Generator} generator the machine that made the load
+ * @property {{ low: number, high: number } | null} serverClock how far the server's clock was ahead of
+ *   the generator's, in ms, bounded from the server's Date headers (null: it sent none). Generators whose
+ *   bounds do not overlap by a second had clocks apart: their start times do not compare.
  */
 
 /**
@@ -96,6 +99,7 @@ export function mergeRaw (parts) {
     merged.dropped += part.dropped
     merged.peakConnections += part.peakConnections
     merged.targetRefusing = merged.targetRefusing || part.targetRefusing
+    merged.serverClock = narrower(merged.serverClock, part.serverClock)
     for (const [code, n] of Object.entries(part.statusCodes)) merged.statusCodes[code] = (merged.statusCodes[code] ?? 0) + n
     for (const kind of /** @type {ErrorKind[]} */ (Object.keys(part.errors))) merged.errors[kind] += part.errors[kind]
     addSamples(merged.perSecond.responses, part.perSecond.responses)
@@ -103,6 +107,15 @@ export function mergeRaw (parts) {
     addCounts(latency, part.latency)
   }
   return merged
+}
+
+/**
+ * Two bounds of one clock offset, together.
+ * @param {RawResult['serverClock']} a @param {RawResult['serverClock']} b
+ */
+function narrower (a, b) {
+  if (!a || !b) return a ?? b ?? null
+  return { low: Math.max(a.low, b.low), high: Math.min(a.high, b.high) }
 }
 
 /** @param {LatencyRecorder} into @param {{ counts: Float64Array, total: number, min: number, max: number }} from */
@@ -171,6 +184,7 @@ export function summarize (raw, options, how) {
     },
     segment: segmentShare(options),
     startAt: options.startAt === null ? null : new Date(options.startAt).toISOString(),
+    serverClock: raw.serverClock ? { low: Math.round(raw.serverClock.low), high: Math.round(raw.serverClock.high) } : null,
     generator: { host: how.host, pid: how.pid, threads, cpu: raw.durationMs > 0 ? round(Math.min(1, how.cpuMs / (raw.durationMs * threads)), 3) : 0 }
   }
 }

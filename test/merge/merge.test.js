@@ -129,3 +129,26 @@ test('bad input to merge and to the segment flags: one line, exit 2', async (t) 
     assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr)
   }
 })
+
+test('generators whose clocks are apart are told from the server\'s Date headers', async (t) => {
+  // The server stands in for two clocks: it tells the generator that asks a clock 5 s ahead.
+  const server = await startHttpServer((req, res) => {
+    const skew = Number(req.headers['x-skew'] ?? 0)
+    res.setHeader('date', new Date(Date.now() + skew).toUTCString())
+    res.end('ok')
+  })
+  const dir = await mkdtemp(join(tmpdir(), 'dyno-merge-'))
+  t.after(async () => { await server.close(); await rm(dir, { recursive: true, force: true }) })
+  const files = []
+  for (const [i, extra] of [[0, []], [1, ['-H', 'x-skew: 5000']]]) {
+    const run = await runDyno(['load', '--segment', `${i}/2`, '-c', '2', '-a', '200', '--json', ...extra, server.url])
+    assert.equal(run.code, 0, run.stderr)
+    const clock = JSON.parse(run.stdout).serverClock
+    assert.ok(clock && clock.low <= clock.high, `bounds of the server's clock: ${JSON.stringify(clock)}`)
+    files.push(join(dir, `gen-${i}.json`))
+    await writeFile(files[i], run.stdout)
+  }
+  const merged = await runDyno(['merge', ...files])
+  assert.equal(merged.code, 0, merged.stderr)
+  assert.match(merged.stderr, /the clocks of .*gen-1\.json and .*gen-0\.json are at least [345]\.\d s apart/)
+})

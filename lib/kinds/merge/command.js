@@ -92,6 +92,7 @@ function withDefaults (value) {
     plan: value.plan ?? { duration: null, amount: null, timeout: null },
     segment: value.segment ?? { index: 0, count: 1, connections: value.connections, amount: null, rate: value.rate ?? null },
     startAt: value.startAt ?? null,
+    serverClock: value.serverClock ?? null,
     generator: value.generator ?? { host: 'unknown', pid: 0, threads: 1, cpu: 0 }
   }
 }

@@ -139,6 +139,7 @@ export function mergeResults (parts) {
     targetRefusing: results.some((r) => r.targetRefusing),
     failure: results.find((r) => r.failure)?.failure ?? null,
     plan: first.plan,
+    serverClock: null,
     segment: { index: 0, count: 1, connections: first.connections, amount: first.plan.amount, rate: first.rate },
     startAt: first.startAt,
     generator: { host: [...new Set(results.map((r) => r.generator.host))].join(', '), pid: 0, threads: sum(results.map((r) => r.generator.threads)), cpu: Math.max(...results.map((r) => r.generator.cpu)) },
@@ -218,6 +219,8 @@ export function partWarnings (parts, start) {
   if (spread > START_SPREAD_MS) {
     warnings.push(`the generators started ${(spread / 1000).toFixed(1)} s apart (by their clocks): the per-second figures and the rate are approximate; start them together with --start-at`)
   }
+  const apart = clocksApart(parts)
+  if (apart) warnings.push(`the clocks of ${apart.a} and ${apart.b} are at least ${(apart.ms / 1000).toFixed(1)} s apart (as the server's Date headers tell): their start times do not compare, and --start-at started them at different instants; sync the generators' clocks (NTP)`)
   for (const p of parts) {
     const r = p.result
     if (r.startAt && Date.parse(r.startedAt) - Date.parse(r.startAt) > START_SPREAD_MS) {
@@ -228,4 +231,25 @@ export function partWarnings (parts, start) {
     }
   }
   return warnings
+}
+
+/**
+ * The two generators whose clocks are furthest apart, when by more than a
+ * second: each bounds how far the server's clock is ahead of its own, so
+ * two whose bounds are that far apart had clocks apart by at least as much.
+ * @param {Part[]} parts
+ */
+export function clocksApart (parts) {
+  /** @type {{ a: string, b: string, ms: number } | null} */
+  let worst = null
+  for (const a of parts) {
+    for (const b of parts) {
+      const ca = a.result.serverClock
+      const cb = b.result.serverClock
+      if (!ca || !cb) continue
+      const ms = ca.low - cb.high
+      if (ms > START_SPREAD_MS && (!worst || ms > worst.ms)) worst = { a: a.name, b: b.name, ms }
+    }
+  }
+  return worst
 }
