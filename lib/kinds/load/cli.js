@@ -47,7 +47,7 @@ export const command = /** @type {const} */ ({
     { name: 'segment', type: 'string', placeholder: 'i/n', description: 'make generator i\'s share of a load n generators make together (i from 0): its stripe of the connections, -a requests and -R rate; dyno merge adds up their --json results' },
     { name: 'start-at', type: 'string', placeholder: 'time', description: 'wait until this time to start (ISO 8601 with its zone, or epoch ms), so that generators on many machines start together' },
     { name: 'kubernetes', type: 'integer', min: 1, max: MAX_GENERATORS, maxReason: 'generators, each a pod with a core of its own', placeholder: 'n', description: `load nothing: print the Kubernetes manifests (an Indexed Job of n pods, each its --segment, all from one --start-at, by default ${START_DELAY_S} s later) and the commands that run them and merge their results` },
-    { name: 'image', type: 'string', placeholder: 'image', description: `--kubernetes: the image the pods run (default: dyno:${VERSION}, built from the Dockerfile)` },
+    { name: 'image', type: 'string', placeholder: 'image', description: '--kubernetes: the image the pods run (default: dyno:<version>, built from the Dockerfile at the root of dyno)' },
     { name: 'namespace', type: 'string', placeholder: 'namespace', description: '--kubernetes: the namespace of the Job' },
     { name: 'out', type: 'string', placeholder: 'file', description: '--kubernetes: write the manifests to this file, and print the commands alone' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document (with the latency histogram) instead of tables' },
