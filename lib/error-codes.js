@@ -504,6 +504,20 @@ export const ERROR_CODES = /** @type {const} */ ({
       tooFar: '--start-at {at} is more than an hour away; give a time a little after every generator is started'
     }
   },
+  DYNO_BAD_KUBERNETES: {
+    exitCode: 2,
+    meaning: 'dyno load --kubernetes cannot write manifests for this load: a URL on this machine, a flag that does not go with it, a bad namespace, a file too large for a ConfigMap, or an --out it cannot write',
+    messages: {
+      localUrl: '{url} is this machine, and from a pod it would be the pod itself: give the address the pods reach the server at, like the Service\'s http://my-app.my-namespace.svc:8080/',
+      withSegment: '--kubernetes gives each pod its --segment (its completion index); leave --segment out',
+      onlyWith: '--{flag} goes with --kubernetes <n>, which writes the manifests of a load; leave it out to load from here',
+      notWithLoad: '--{flag} writes Kubernetes manifests: run dyno load --kubernetes on its own, not as --load',
+      namespace: '--namespace {namespace} is not a Kubernetes namespace: lower-case letters, digits and -, at most 63',
+      fileTooLarge: 'the --{flag} file {file} is {size}, over the 1024 KiB a ConfigMap holds; make it smaller, or build it into the image',
+      filesTooLarge: 'the files {files} come to {size}, over the 1024 KiB a ConfigMap holds; make them smaller, or build them into the image',
+      outUnwritable: 'cannot write the manifests to {out}: {why}'
+    }
+  },
   DYNO_BAD_RESULT: {
     exitCode: 2,
     meaning: 'a file given to dyno merge is not the --json result of dyno load, or was cut short',

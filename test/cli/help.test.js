@@ -20,7 +20,7 @@ test('dyno --help lists every command with a line that says what it does', async
   /** @type {Record<string, string>} */
   const lines = {}
   for (const match of stdout.matchAll(/^ {2}(\w+) +(.+)$/gm)) lines[match[1]] = match[2]
-  assert.deepEqual(Object.keys(lines), ['load', 'flame', 'doctor', 'heap', 'async', 'micro', 'compare', 'report'])
+  assert.deepEqual(Object.keys(lines), ['load', 'flame', 'doctor', 'heap', 'async', 'micro', 'compare', 'merge', 'report'])
   // compare loads two versions of a server, besides comparing two saved results.
   assert.match(lines.compare, /--load/)
   assert.match(lines.compare, /two saved results of dyno micro or dyno load/)

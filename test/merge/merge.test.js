@@ -140,7 +140,7 @@ test('generators whose clocks are apart are told from the server\'s Date headers
   const dir = await mkdtemp(join(tmpdir(), 'dyno-merge-'))
   t.after(async () => { await server.close(); await rm(dir, { recursive: true, force: true }) })
   const files = []
-  for (const [i, extra] of [[0, []], [1, ['-H', 'x-skew: 5000']]]) {
+  for (const [i, extra] of /** @type {[number, string[]][]} */ ([[0, []], [1, ['-H', 'x-skew: 5000']]])) {
     const run = await runDyno(['load', '--segment', `${i}/2`, '-c', '2', '-a', '200', '--json', ...extra, server.url])
     assert.equal(run.code, 0, run.stderr)
     const clock = JSON.parse(run.stdout).serverClock

@@ -1,16 +1,23 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { Document, isMap, isScalar } from 'yaml'
 import { dynoError, fileProblem } from '../../errors.js'
 import { DEFAULTS, resolveOptions } from '../../load/options.js'
 import { loadRequestsFile } from '../../load/requests-file.js'
 import { parseSegment } from '../../load/segment.js'
 import { runLoad } from './command.js'
+import { MAX_GENERATORS, START_DELAY_S, kubernetesCommands, kubernetesManifests } from './kubernetes.js'
 import { renderLoadHeader, renderLoadResult, renderThresholds } from './terminal.js'
 import { parseThresholds } from './thresholds.js'
 import { createProgressBar } from '../../report/progress.js'
 import { createStyle } from '../../report/style.js'
 import { parseFlags } from '../../cli/flags.js'
 import { interruptSignal } from '../../cli/io.js'
+
+const VERSION = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')).version
+
+/** The flags that make manifests instead of a load. */
+const KUBERNETES_FLAGS = /** @type {const} */ (['kubernetes', 'image', 'namespace', 'out'])
 
 /** @satisfies {import('../../cli/flags.js').Command} */
 export const command = /** @type {const} */ ({
@@ -45,6 +52,10 @@ export const command = /** @type {const} */ ({
     { name: 'ca', type: 'string', placeholder: 'file', description: 'https: also trust this certificate authority (PEM)' },
     { name: 'segment', type: 'string', placeholder: 'i/n', description: 'make generator i\'s share of a load n generators make together (i from 0): its stripe of the connections, -a requests and -R rate; dyno merge adds up their --json results' },
     { name: 'start-at', type: 'string', placeholder: 'time', description: 'wait until this time to start (ISO 8601 with its zone, or epoch ms), so that generators on many machines start together' },
+    { name: 'kubernetes', type: 'integer', min: 1, max: MAX_GENERATORS, maxReason: 'generators, each a pod with a core of its own', placeholder: 'n', description: `load nothing: print the Kubernetes manifests (an Indexed Job of n pods, each its --segment, all from one --start-at, by default ${START_DELAY_S} s later) and the commands that run them and merge their results` },
+    { name: 'image', type: 'string', placeholder: 'image', description: '--kubernetes: the image the pods run (default: dyno:<version>, built from the Dockerfile at the root of dyno)' },
+    { name: 'namespace', type: 'string', placeholder: 'namespace', description: '--kubernetes: the namespace of the Job' },
+    { name: 'out', type: 'string', placeholder: 'file', description: '--kubernetes: write the manifests to this file, and print the commands alone' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document (with the latency histogram) instead of tables' },
     { name: 'latency', short: 'l', type: 'boolean', description: 'print the full latency percentile table' },
     { name: 'progress', type: 'boolean', default: true, description: 'show a progress bar on a terminal' },
@@ -55,7 +66,8 @@ export const command = /** @type {const} */ ({
     'dyno load -m POST -H "content-type: application/json" -b \'{"hello":"world"}\' http://127.0.0.1:3000/echo',
     'dyno load -R 2000 -d 30 -l http://127.0.0.1:3000/',
     'dyno load -a 1000 --json http://127.0.0.1:3000/ > result.json',
-    'dyno load -d 30 --fail-on \'p99<200ms,error-rate<1%\' http://127.0.0.1:3000/'
+    'dyno load -d 30 --fail-on \'p99<200ms,error-rate<1%\' http://127.0.0.1:3000/',
+    'dyno load --kubernetes 4 -c 400 -d 60 --out load.yaml http://my-app.default.svc:8080/'
   ]
 })
 
@@ -66,7 +78,8 @@ export const command = /** @type {const} */ ({
  * @param {import('../../cli/io.js').IO} io
  */
 export async function run (argv, io) {
-  const { options, values, thresholds } = await parseLoadArgs(argv, io.cwd, { thresholds: true })
+  const { options, values, given, thresholds } = await parseLoadArgs(argv, io.cwd, { own: true })
+  if (values.kubernetes !== undefined) return writeKubernetes(options, values, given, io)
   const style = createStyle(io.stdout)
   const progressOn = values.progress && !values.json && io.stderr.isTTY === true
   const bar = progressOn ? createProgressBar(io.stderr) : null
@@ -102,15 +115,22 @@ export async function run (argv, io) {
  * `dyno load`'s flags and URL as load options, checked; `dyno flame --load` uses it too.
  * @param {string[]} argv
  * @param {string} cwd
- * @param {{ urlToCheck?: (url: string) => string, example?: string, thresholds?: boolean }} [options] what the URL is checked as
- *   (flame's URL holds `$PORT` until the app listens), a URL to give as an example, and whether --fail-on
- *   is taken (dyno load's own; a load another command runs refuses it rather than ignore it)
+ * @param {{ urlToCheck?: (url: string) => string, example?: string, own?: boolean }} [options] what the URL is checked as
+ *   (flame's URL holds `$PORT` until the app listens), a URL to give as an example, and whether this is
+ *   dyno load's own command line, which alone takes --fail-on and --kubernetes (a load another command
+ *   runs refuses them rather than ignore them)
  */
-export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url, example = 'http://127.0.0.1:3000/', thresholds: takesThresholds = false } = {}) {
+export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {string} */ url) => url, example = 'http://127.0.0.1:3000/', own = false } = {}) {
   const { values, positionals, given } = parseFlags(command, argv)
-  if (given.has('fail-on') && !takesThresholds) {
+  if (given.has('fail-on') && !own) {
     throw dynoError('DYNO_BAD_FLAG.failOnInLoad')
   }
+  for (const flag of KUBERNETES_FLAGS) {
+    if (!given.has(flag)) continue
+    if (!own) throw dynoError('DYNO_BAD_KUBERNETES.notWithLoad', { flag })
+    if (flag !== 'kubernetes' && !given.has('kubernetes')) throw dynoError('DYNO_BAD_KUBERNETES.onlyWith', { flag })
+  }
+  if (given.has('kubernetes') && given.has('segment')) throw dynoError('DYNO_BAD_KUBERNETES.withSegment')
   // A threshold that cannot be judged is a mistake to say now, before the load runs.
   const thresholds = given.has('fail-on') ? parseThresholds(values['fail-on']) : null
   if (positionals.length !== 1) {
@@ -124,7 +144,114 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
   // Every mistake now, before a header is printed or an app is started.
   if (options.requestsFile) options.requests = await loadRequestsFile(options.requestsFile)
   resolveOptions({ ...options, url: urlToCheck(options.url) })
-  return { options, values, thresholds }
+  return { options, values, given, thresholds }
+}
+
+/**
+ * Flags the pods are given otherwise: --json and their segment and start always, the files from the
+ * ConfigMap; and --fail-on, which the merge judges on the whole, never a pod on its share.
+ */
+const NOT_PASSED_ON = new Set([...KUBERNETES_FLAGS, 'segment', 'start-at', 'json', 'requests', 'input', 'ca', 'help', 'fail-on'])
+
+/**
+ * The load flags the user gave, as words a pod's dyno load takes again.
+ * @param {LoadFlagValues} values @param {Set<string>} given
+ */
+function passedOn (values, given) {
+  /** @type {string[]} */
+  const words = []
+  const all = /** @type {Record<string, unknown>} */ (values)
+  for (const flag of command.flags) {
+    if (!given.has(flag.name) || NOT_PASSED_ON.has(flag.name)) continue
+    const value = all[flag.name]
+    if (flag.type === 'boolean') words.push(value ? `--${flag.name}` : `--no-${flag.name}`)
+    else if (Array.isArray(value)) for (const v of value) words.push(`--${flag.name}`, String(v))
+    else words.push(`--${flag.name}`, String(value))
+  }
+  return words
+}
+
+/**
+ * `dyno load --kubernetes <n>`: the manifests of the load, as YAML, after
+ * the commands that run it (or the manifests to --out and the commands on
+ * stdout).
+ * @param {import('../../load/options.js').LoadOptions} options
+ * @param {LoadFlagValues} values
+ * @param {Set<string>} given
+ * @param {import('../../cli/io.js').IO} io
+ */
+async function writeKubernetes (options, values, given, io) {
+  const generators = /** @type {number} */ (values.kubernetes)
+  const now = Date.now()
+  /** @type {import('./kubernetes.js').LoadFile[]} */
+  const files = []
+  if (values.requests !== undefined && options.requestsFile !== undefined) {
+    files.push({ flag: 'requests', file: values.requests, content: await readUserFile(values.requests, io.cwd, 'requests') })
+  }
+  if (values.input !== undefined && Buffer.isBuffer(options.body)) files.push({ flag: 'input', file: values.input, content: options.body })
+  if (values.ca !== undefined && Buffer.isBuffer(options.ca)) files.push({ flag: 'ca', file: values.ca, content: options.ca })
+  const manifests = kubernetesManifests({
+    generators,
+    url: options.url,
+    flags: passedOn(values, given),
+    files,
+    image: values.image ?? `dyno:${VERSION}`,
+    namespace: values.namespace,
+    now,
+    startAt: options.startAt,
+    durationS: options.duration ?? null,
+    timeoutS: values.timeout,
+    workers: values.workers
+  })
+  // The engine's own check: each of the n segments has a connection (and, with -a, a request).
+  resolveOptions({ ...options, segment: { index: generators - 1, count: generators } })
+  const file = values.out ?? 'dyno-load.yaml'
+  const commands = kubernetesCommands(manifests, { namespace: values.namespace, file, failOn: values['fail-on'] })
+  const untilStart = Math.floor((Date.parse(manifests.startAt) - now) / 1000)
+  const header = [
+    `dyno load: ${generators} generator${generators === 1 ? '' : 's'} as the pods of the Job ${manifests.name}, image ${values.image ?? `dyno:${VERSION}`}, ${manifests.cpu} CPU each.`,
+    `They start the load together at ${manifests.startAt} (${untilStart} s from now): apply the manifests at once,`,
+    'or make them again, or give --start-at a time after every pod is running.',
+    '',
+    ...(values.out === undefined ? [`Save this output as ${file}, then:`, ''] : []),
+    ...commands.map((line) => `  ${line}`)
+  ]
+  const yaml = kubernetesYaml(manifests)
+  if (values.out !== undefined) {
+    try {
+      await writeFile(resolve(io.cwd, values.out), yaml)
+    } catch (err) {
+      throw dynoError('DYNO_BAD_KUBERNETES.outUnwritable', { out: values.out, why: fileProblem(err) })
+    }
+    io.stdout.write(header.join('\n') + '\n')
+  } else {
+    io.stdout.write(header.map((line) => line === '' ? '#' : `# ${line}`).join('\n') + '\n' + yaml)
+  }
+  return 0
+}
+
+/**
+ * The manifests as YAML documents, the ConfigMap first (the Job mounts it).
+ * @param {import('./kubernetes.js').KubernetesManifests} manifests
+ */
+export function kubernetesYaml ({ job, configMap }) {
+  const jobDoc = new Document(job)
+  commentKey(jobDoc, ['spec'], 'backoffLimit', 'A generator that failed must not make its share again later, at another time.')
+  commentKey(jobDoc, ['spec', 'template', 'spec', 'containers', 0], 'resources',
+    'A generator needs a core for each load thread (-w, at least one), or it measures itself; no CPU limit, or a throttled generator would too.')
+  const docs = configMap ? [new Document(configMap), jobDoc] : [jobDoc]
+  return docs.map((doc) => '---\n' + doc.toString({ lineWidth: 0 })).join('')
+}
+
+/**
+ * A comment above a key of a map in a document.
+ * @param {Document} doc @param {(string | number)[]} path to the map @param {string} key @param {string} comment
+ */
+function commentKey (doc, path, key, comment) {
+  const map = doc.getIn(path, true)
+  if (!isMap(map)) return
+  const pair = map.items.find((item) => isScalar(item.key) && item.key.value === key)
+  if (pair && isScalar(pair.key)) pair.key.commentBefore = ` ${comment}`
 }
 
 /**
