@@ -72,6 +72,9 @@ test('what makes a merge less than exact is said, one line each', () => {
   assert.match(partWarnings([part(0, 2), part(1, 3)], start).join('\n'), /different splits/)
   assert.match(partWarnings([part(0, 2), part(1, 2, { start: start + 2500 })], start).join('\n'), /started 2\.5 s apart/)
   assert.match(partWarnings([part(0, 2), part(1, 2, { cpuMs: 1950 })], start).join('\n'), /g1of2's load thread was on the CPU 98% of the time on gen: that generator set the pace/)
+  const stopped = part(1, 2)
+  stopped.result.interrupted = true
+  assert.match(partWarnings([part(0, 2), stopped], start).join('\n'), /g1of2 ended early \(stopped before its end\): its share of the load is short/)
   assert.deepEqual(notOneLoad([part(0, 2), part(1, 2, { url: 'http://127.0.0.1:3001/' })]), { differs: 'url', values: { name: 'g1of2', url: 'http://127.0.0.1:3001/', first: 'g0of2', firstUrl: URL } })
 })
 

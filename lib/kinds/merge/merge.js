@@ -226,6 +226,9 @@ export function partWarnings (parts, start) {
     if (r.startAt && Date.parse(r.startedAt) - Date.parse(r.startAt) > START_SPREAD_MS) {
       warnings.push(`${p.name} started ${((Date.parse(r.startedAt) - Date.parse(r.startAt)) / 1000).toFixed(1)} s after --start-at ${r.startAt}: give the generators more time to be scheduled`)
     }
+    if (r.interrupted || r.failure) {
+      warnings.push(`${p.name} ended early (${r.failure ? r.failure.message : 'stopped before its end'}): its share of the load is short`)
+    }
     if (r.generator.cpu >= SATURATED_CPU) {
       warnings.push(`${p.name}'s load ${r.generator.threads > 1 ? 'threads were' : 'thread was'} on the CPU ${Math.round(r.generator.cpu * 100)}% of the time on ${r.generator.host}: that generator set the pace, so its figures measure it, not the server; use more generators or -w`)
     }
