@@ -77,7 +77,7 @@ function onPath (node) {
 }
 
 /** What runs on the oldest Node line package.json allows: the main commands' end-to-end tests. */
-const OLDEST_LINE_SMOKE = ['test/cli/load-cli.test.js', 'test/flame/flame-run.test.js', 'test/doctor/doctor-run.test.js', 'test/cli/report-cli.test.js']
+const OLDEST_LINE_SMOKE = ['test/kinds/load/load-cli.test.js', 'test/kinds/flame/flame-run.test.js', 'test/kinds/doctor/doctor-run.test.js', 'test/cli/report-cli.test.js']
 
 const files = (selection.length ? selection.map((s) => join(root, s)) : [join(root, 'test')]).flatMap(testFiles)
 const fileArgs = files.map((f) => relative(root, f))
