@@ -11,13 +11,15 @@ const APP = fileURLToPath(new URL('../fixtures/apps/reports-itself.cjs', import.
 
 test('the agent adds nothing the app can see: same output, no extra server, same exit code', () => {
   const runDir = mkdtempSync(join(tmpdir(), 'dyno-agent-'))
-  const plain = spawnSync(process.execPath, [APP], { encoding: 'utf8' })
+  const plain = spawnSync(process.execPath, [APP], { timeout: 60_000, encoding: 'utf8' })
+  // A deadline on each run: an agent that kept the app alive would hang the test.
   const profiled = spawnSync(process.execPath, [APP], {
+    timeout: 60_000,
     encoding: 'utf8',
     env: { ...process.env, NODE_OPTIONS: `--require "${AGENT}"`, DYNO_RUN_DIR: runDir, DYNO_COLLECTORS: '{"cpu":{}}' }
   })
   assert.equal(plain.status, 7)
-  assert.equal(profiled.status, 7)
+  assert.equal(profiled.status, 7, `the profiled app: ${profiled.signal ? 'still running after 60 s' : profiled.stderr}`)
   assert.equal(profiled.stdout, plain.stdout)
   assert.equal(profiled.stderr, plain.stderr)
   assert.match(plain.stdout, /listening servers: 1\n/)
@@ -29,7 +31,7 @@ test('the agent adds nothing the app can see: same output, no extra server, same
 })
 
 test('without dyno\'s environment the agent does nothing', () => {
-  const profiled = spawnSync(process.execPath, ['--require', AGENT, APP], { encoding: 'utf8', env: { ...process.env, DYNO_RUN_DIR: '' } })
+  const profiled = spawnSync(process.execPath, ['--require', AGENT, APP], { timeout: 60_000, encoding: 'utf8', env: { ...process.env, DYNO_RUN_DIR: '' } })
   assert.equal(profiled.status, 7)
   assert.match(profiled.stdout, /listening servers: 1\n/)
 })
@@ -44,6 +46,7 @@ test('a worker thread of the app is observed from inside: its own profile, writt
     'else burnInWorker()'
   ].join('\n'))
   const run = spawnSync(process.execPath, [app], {
+    timeout: 60_000,
     encoding: 'utf8',
     env: { ...process.env, NODE_OPTIONS: `--require "${AGENT}"`, DYNO_RUN_DIR: runDir, DYNO_COLLECTORS: '{"cpu":{}}' }
   })

@@ -10,6 +10,7 @@ import { test } from 'node:test'
 import { analyzeAsync } from '../../../lib/kinds/async/analyze.js'
 import { parseAsyncData } from '../../../lib/kinds/async/data.js'
 import { load } from '../../../lib/index.js'
+import { onceWithin } from '../../helpers/wait.js'
 
 const { startTracer } = createRequire(import.meta.url)('../../../lib/agent/async-tracer.cjs')
 
@@ -37,7 +38,7 @@ async function tracedServer (options, handler) {
       tracer.flush(true)
       server.close()
       server.closeAllConnections()
-      await once(server, 'close')
+      await onceWithin(server, 'close', { what: 'the traced server\'s close' })
       return { text, counts }
     }
   }

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { observe } from '../../../lib/observe/observe.js'
+import { onceWithin, waitFor } from '../../helpers/wait.js'
 
 const AGENT = fileURLToPath(new URL('../../../lib/agent/agent.cjs', import.meta.url))
 const APP = fileURLToPath(new URL('../../fixtures/doctor/collector-app.cjs', import.meta.url))
@@ -16,6 +17,7 @@ const agentEnv = (runDir) => ({ ...process.env, NODE_OPTIONS: `--require "${AGEN
 /** The lines the collector wrote, in `<runDir>/raw/<pid>.doctor.jsonl`. @param {string} runDir */
 function readLines (runDir) {
   const dir = join(runDir, 'raw')
+  if (!existsSync(dir)) return []
   const name = readdirSync(dir).find((f) => /^\d+\.doctor\.jsonl$/.test(f))
   if (!name) return []
   return readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
@@ -27,7 +29,9 @@ function readLines (runDir) {
  */
 function runApp (args, nodeFlags = []) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-doctor-collector-'))
-  const run = spawnSync(process.execPath, [...nodeFlags, APP, ...args], { encoding: 'utf8', env: agentEnv(dir) })
+  // An agent that kept the app alive would hang the test: a deadline, said as such.
+  const run = spawnSync(process.execPath, [...nodeFlags, APP, ...args], { encoding: 'utf8', env: agentEnv(dir), timeout: 60_000 })
+  assert.equal(run.signal, null, `the app ${args.join(' ')} did not end by itself within 60 s: ${run.stderr}`)
   return { run, lines: readLines(dir) }
 }
 
@@ -146,11 +150,14 @@ test('process.exit right after the last request: the lines until then are writte
 test('a loop held for good: the file keeps growing with the delay, and survives SIGKILL', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-doctor-forever-'))
   const child = spawn(process.execPath, [APP, 'forever'], { env: agentEnv(dir), stdio: ['ignore', 'pipe', 'inherit'] })
-  await new Promise((resolve) => child.stdout.once('data', resolve))
-  // Until the worker has written three lines of the held loop.
-  while ((blockedRuns(readLines(dir)).at(-1)?.length ?? 0) < 3) await new Promise((resolve) => setTimeout(resolve, 100))
-  child.kill('SIGKILL')
-  await new Promise((resolve) => child.once('exit', resolve))
+  try {
+    await onceWithin(child.stdout, 'data', { what: 'the app\'s first line' })
+    // Until the worker has written three lines of the held loop.
+    await waitFor(() => (blockedRuns(readLines(dir)).at(-1)?.length ?? 0) >= 3, { what: 'three lines of the held loop from the worker', intervalMs: 100 })
+  } finally {
+    child.kill('SIGKILL')
+  }
+  if (child.exitCode === null && child.signalCode === null) await onceWithin(child, 'exit', { what: 'the app\'s end after SIGKILL' })
   const held = /** @type {any[]} */ (blockedRuns(readLines(dir)).at(-1))
   for (let i = 1; i < held.length; i++) assert.ok(held[i].delay.max > held[i - 1].delay.max, 'the delay grows')
 })
