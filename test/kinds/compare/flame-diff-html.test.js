@@ -7,13 +7,13 @@ import { pathToFileURL } from 'node:url'
 import { writeFlameDiff } from '../../../lib/kinds/compare/flame-diff-command.js'
 import { assertNothingRan, reportViewerForTests, watchViolations } from '../../helpers/browser.js'
 import { hoverFrame, textOf } from '../../helpers/report-page.js'
-import { recordTwoVersions, renameFunction } from '../../helpers/two-versions.js'
+import { recordedTwoVersions, renameFunction } from '../../helpers/two-versions.js'
 
 const viewer = reportViewerForTests({}, watchViolations)
 const HOSTILE_NAME = '</script><img src=x onerror=alert(1)>'
 
 // `steady` does the same work in both versions; here V8 called it something hostile.
-const versions = recordTwoVersions()
+const versions = recordedTwoVersions()
 for (const side of [versions.before, versions.after]) side.profile = renameFunction(side.profile, 'steady', HOSTILE_NAME)
 const folder = mkdtempSync(join(tmpdir(), 'dyno-flame-diff-run-'))
 const written = writeFlameDiff(folder, versions, { title: 'node server.js' })

@@ -4,9 +4,10 @@ import { diffProfiles } from '../../../lib/kinds/compare/flame-diff.js'
 import { flameDiffData } from '../../../lib/kinds/compare/flame-diff-data.js'
 import { renderFlameDiff } from '../../../lib/kinds/compare/flame-diff-terminal.js'
 import { createStyle } from '../../../lib/report/style.js'
-import { LINES_ADDED, REQUESTS, recordTwoVersions } from '../../helpers/two-versions.js'
+import { LINES_ADDED, REQUESTS, recordedTwoVersions } from '../../helpers/two-versions.js'
 
-const versions = recordTwoVersions()
+// Recorded on a quiet machine: test/timing/flame-diff.test.js profiles them here and now.
+const versions = recordedTwoVersions()
 const BURN_LINE = 2
 const plain = createStyle({ isTTY: false })
 
