@@ -5,25 +5,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { DYNO, runDyno } from '../../helpers/cli.js'
+import { DYNO, runDyno, signalWhenPrinted } from '../../helpers/cli.js'
 import { running } from '../../helpers/processes.js'
+import { waitFor } from '../../helpers/wait.js'
 
 const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../../fixtures/apps/${name}`, import.meta.url))
 const HELLO = fileURLToPath(new URL('../../../examples/hello/server.js', import.meta.url))
 const NODE = process.execPath
-
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/**
- * @param {() => boolean} condition
- * @param {number} ms
- */
-async function until (condition, ms) {
-  const end = Date.now() + ms
-  while (!condition() && Date.now() < end) await sleep(50)
-  return condition()
-}
 
 test('--out that cannot hold folders: one line, exit 2, at once (no spin on /proc)', () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-out-'))
@@ -59,7 +47,7 @@ test('an app that crashes while the --on-port command runs: the command is stopp
   assert.equal(run.code, 1, run.stderr)
   assert.ok(existsSync(pidFile), 'the --on-port command never started')
   const pid = Number(readFileSync(pidFile, 'utf8'))
-  assert.ok(await until(() => !running(pid), 5000), 'the --on-port command outlived the run')
+  await waitFor(() => !running(pid), { what: 'the end of the --on-port command after the run', timeoutMs: 10_000 })
 })
 
 test('a detached grandchild in a session of its own does not outlive the run', async () => {
@@ -67,7 +55,7 @@ test('a detached grandchild in a session of its own does not outlive the run', a
   const pidFile = join(cwd, 'daemon.pid')
   const run = await runDyno(['flame', '--load', '-a 20 http://127.0.0.1:$PORT/', '--', NODE, fixture('daemonizes.cjs')], { cwd, env: { PID_FILE: pidFile } })
   assert.equal(run.code, 0, run.stderr)
-  assert.ok(await until(() => existsSync(pidFile), 5000))
+  assert.ok(existsSync(pidFile), 'the detached grandchild never wrote its pid')
   const pid = Number(readFileSync(pidFile, 'utf8'))
   assert.equal(running(pid), false, 'the detached grandchild is still running')
 })
@@ -77,10 +65,8 @@ test('Ctrl-C during flame --load exits 130 like dyno load; the report is still w
   const run = await runDyno(['flame', '--load', '-d 60 http://127.0.0.1:$PORT/', '--', NODE, HELLO], {
     cwd,
     env: { PORT: '0' },
-    onSpawn: (child) => {
-      // Once the load has started (its header is printed), interrupt.
-      child.stdout?.on('data', (text) => { if (String(text).includes('Running')) setTimeout(() => child.kill('SIGINT'), 500) })
-    }
+    // Once the load has started (its header is printed), interrupt.
+    onSpawn: (child) => signalWhenPrinted(child, 'Running', 'SIGINT')
   })
   assert.equal(run.code, 130, run.stderr)
   assert.match(run.stdout, /The app stopped with Ctrl-C\./)

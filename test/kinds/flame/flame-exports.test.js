@@ -29,11 +29,16 @@ function reportData (folder) {
   return JSON.parse(/** @type {string} */ (/<script type="application\/json" id="flame-data">([^<]*)<\/script>/.exec(html)?.[1]))
 }
 
-/** @param {FlameData} data @param {string} name */
-function selfShare (data, name) {
-  let self = 0
-  data.nodes.frame.forEach((f, i) => { if (f >= 0 && data.strings[data.frames.name[f]] === name) self += data.nodes.self[i] })
-  return self / data.meta.samples
+/** The function with the most self time. @param {FlameData} data */
+function hottestFunction (data) {
+  /** @type {Map<string, number>} */
+  const self = new Map()
+  data.nodes.frame.forEach((f, i) => {
+    if (f < 0) return
+    const name = data.strings[data.frames.name[f]]
+    self.set(name, (self.get(name) ?? 0) + data.nodes.self[i])
+  })
+  return [...self].sort((a, b) => b[1] - a[1])[0]?.[0]
 }
 
 const run = await profileCpuBurn(['--sampling-interval', '100'])
@@ -97,8 +102,8 @@ test('a report rendered again without the files the agent wrote says what it lac
 test('under an inherited NODE_V8_COVERAGE (c8, nyc) the hot function still holds its samples', async () => {
   const coverage = mkdtempSync(join(tmpdir(), 'dyno-coverage-'))
   const covered = await profileCpuBurn([], { NODE_V8_COVERAGE: coverage })
-  const share = selfShare(reportData(covered.folder), 'computePrimes')
-  assert.ok(share > 0.7, `computePrimes holds ${(share * 100).toFixed(1)}% of self time`)
+  // Coverage gives every function debug info; the samples must still go to the function by its name.
+  assert.equal(hottestFunction(reportData(covered.folder)), 'computePrimes')
 })
 
 test('--view of a profile whose samples point at nodes it lacks: malformed, exit 2', async () => {

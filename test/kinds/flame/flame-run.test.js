@@ -32,16 +32,18 @@ function flameData (folder) {
 }
 
 /**
- * Share of all samples spent in the named function (self time).
+ * The function with the most self time, of those in any category.
  * @param {import('../../../lib/cpu-profile/flame-data.js').FlameData} data
- * @param {(name: string, file: string) => boolean} match
  */
-function selfShare (data, match) {
-  let self = 0
+function hottest (data) {
+  /** @type {Map<string, number>} */
+  const self = new Map()
   data.nodes.frame.forEach((f, i) => {
-    if (f >= 0 && match(data.strings[data.frames.name[f]], data.frames.file[f] >= 0 ? data.strings[data.frames.file[f]] : '')) self += data.nodes.self[i]
+    if (f < 0) return
+    const name = data.strings[data.frames.name[f]]
+    self.set(name, (self.get(name) ?? 0) + data.nodes.self[i])
   })
-  return self / data.meta.samples
+  return [...self].sort((a, b) => b[1] - a[1])[0]?.[0]
 }
 
 /**
@@ -61,7 +63,7 @@ function stackShare (data, match) {
   return samples / data.meta.samples
 }
 
-test('the CPU-burning function holds most of the self time, on this Node line, inlined or not', async () => {
+test('the CPU-burning function is the hottest, on this Node line, inlined or not', async () => {
   const run = await flame(['--load', '-c 4 -d 2 http://127.0.0.1:$PORT/', '--', NODE, example('cpu-burn/server.js')])
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /Running 2s test @ http:\/\/127\.0\.0\.1:\d+\//)
@@ -70,8 +72,9 @@ test('the CPU-burning function holds most of the self time, on this Node line, i
   assert.match(run.stdout, /The app stopped by dyno after the load\./)
   assert.match(run.stdout, /Report: file:\/\/.*\/flamegraph\.html/)
   const folder = /** @type {string} */ (run.folder)
-  const share = selfShare(flameData(folder), (name) => name === 'computePrimes')
-  assert.ok(share > 0.8, `computePrimes holds ${(share * 100).toFixed(1)}% of self time`)
+  // The report's data agree with the terminal. (How large its share is depends on how busy the
+  // machine is: another process's time lands on whatever the next sample finds; test/timing/flame.test.js.)
+  assert.equal(hottest(flameData(folder)), 'computePrimes')
 
   // The run folder: standard formats, and what it takes to render again.
   const meta = JSON.parse(readFileSync(join(folder, 'meta.json'), 'utf8'))
@@ -94,7 +97,7 @@ test('the CPU-burning function holds most of the self time, on this Node line, i
   assert.match(again.stdout, /computePrimes/)
 })
 
-test('template compilation dominates in development but not in production', async () => {
+test('template compilation takes a larger share in development than in production', async () => {
   // Every template compilation goes through pug's compileBody; loading pug's modules at start does not.
   const compiling = (/** @type {string} */ name, /** @type {string} */ file) => name === 'compileBody' && file.endsWith('node_modules/pug/lib/index.js')
   const dev = await flame(['--load', '-c 4 -d 3 http://127.0.0.1:$PORT/hello', '--', NODE, example('template/server.js')], { NODE_ENV: 'development' })
@@ -103,8 +106,9 @@ test('template compilation dominates in development but not in production', asyn
   assert.equal(prod.code, 0, prod.stderr)
   const devShare = stackShare(flameData(/** @type {string} */ (dev.folder)), compiling)
   const prodShare = stackShare(flameData(/** @type {string} */ (prod.folder)), compiling)
-  assert.ok(devShare > 0.5, `development: ${(devShare * 100).toFixed(1)}% compiling`)
-  assert.ok(prodShare < 0.1, `production: ${(prodShare * 100).toFixed(1)}% compiling`)
+  // Development compiles for every request, production once. (That it dominates in development
+  // depends on how busy the machine is: test/timing/flame.test.js.)
+  assert.ok(devShare > prodShare, `development: ${(devShare * 100).toFixed(1)}% compiling, production: ${(prodShare * 100).toFixed(1)}%`)
 })
 
 test('npm start: the process that listens is the one profiled', async () => {

@@ -18,9 +18,8 @@ function onlyRun (cwd) {
 
 test('an app whose event loop is blocked still gets its profile, and is stopped', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-blocked-'))
-  const started = Date.now()
+  // A run that waited on the blocked loop would never end: runDyno's timeout fails it.
   const run = await runDyno(['flame', '--load', '-c 1 -d 2 -t 1 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('blocks-event-loop.cjs')], { cwd })
-  assert.ok(Date.now() - started < 15_000)
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /Hottest functions \(self time\)\n +\d+\.\d% .*spinForever/)
   assert.match(run.stdout, /The app stopped by dyno after the load\./)
