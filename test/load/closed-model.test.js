@@ -57,15 +57,15 @@ test('pipelined responses are matched to their requests in order', async (t) => 
   assert.deepEqual(mismatches, [])
 })
 
-test('latency of a server that waits 50 ms is 50 ms and a little', async (t) => {
+test('latency of a server that waits 50 ms is never below 50 ms', async (t) => {
   const target = await startHttpServer((req, res) => setTimeout(() => res.end('ok'), 50))
   t.after(target.close)
   const result = await load({ url: target.url, connections: 10, amount: 200 })
   assert.equal(result.requests.completed, 200)
   // Never below the server's wait (a timer may fire a hair early against the
-  // clock), and not far above it even when another program keeps a CPU busy.
+  // clock). How little above it depends on the machine: test/timing/load.test.js.
   const p50 = result.latency.percentiles['50']
-  assert.ok(p50 >= 49 && p50 < 150, `p50 was ${p50} ms`)
+  assert.ok(p50 >= 49, `p50 was ${p50} ms`)
   // Each connection waited on 20 requests in turn.
   assert.ok(result.duration >= 20 * 0.049, `took ${result.duration} s`)
 })

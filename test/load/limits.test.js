@@ -24,7 +24,10 @@ function runWithFileLimit (files, args) {
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`dyno ${args.join(' ')} under ulimit -n ${files} did not finish within 30 s\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, 30_000)
     child.on('error', reject)
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }) })
   })

@@ -23,10 +23,16 @@ test('hot code is optimized, code run once is interpreted, code never run is laz
   function once (/** @type {number} */ x) { return x - 1 }
   function never () {}
   let sum = 0
-  for (let i = 0; i < 3e6; i++) sum += hot(i)
+  // TurboFan compiles on a background thread, which a busy machine may leave waiting: hot code is
+  // run until it is optimized, for 30 s at most.
+  const deadline = Date.now() + 30_000
+  let status
+  do {
+    for (let i = 0; i < 1e6; i++) sum += hot(i)
+    status = read(hot)
+  } while (!status.optimized && Date.now() < deadline)
   once(sum)
-  const status = read(hot)
-  assert.equal(status.optimized, true, JSON.stringify(status))
+  assert.equal(status.optimized, true, `hot was not optimized within 30 s: ${JSON.stringify(status)}`)
   assert.ok(status.tier === 'turbofan' || status.tier === 'maglev')
   assert.deepEqual(read(once), { tier: 'interpreted', optimized: false, markedForOptimization: false, raw: read(once).raw })
   assert.equal(read(never).tier, 'lazy')
@@ -42,7 +48,7 @@ test('natives syntax is off again after the reader is made, and the reader survi
     for (let i = 0; i < 10; i++) globalThis.gc()
     console.log(JSON.stringify({ off, tier: read(function f () {}).tier }))
   `
-  const child = spawnSync(process.execPath, ['--expose-gc', '--stress-flush-code', '--input-type=module', '-e', script], { encoding: 'utf8' })
+  const child = spawnSync(process.execPath, ['--expose-gc', '--stress-flush-code', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 })
   assert.equal(child.status, 0, child.stderr)
   assert.deepEqual(JSON.parse(child.stdout), { off: true, tier: 'lazy' })
 })

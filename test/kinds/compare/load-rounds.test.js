@@ -1,0 +1,82 @@
+/**
+ * The pieces of dyno compare --load that decide, on recorded figures: the
+ * order of the rounds, the turns two running apps take, and the paired
+ * comparison of each metric.
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { compareLoadRounds } from '../../../lib/kinds/compare/load-rounds.js'
+import { Turns, roundOrder } from '../../../lib/kinds/compare/turns.js'
+import { ratioText } from '../../../lib/report/comparison-table.js'
+import { renderLoadComparison } from '../../../lib/kinds/compare/load-terminal.js'
+import { createStyle } from '../../../lib/report/style.js'
+
+test('rounds alternate which version goes first', () => {
+  assert.deepEqual(roundOrder(3), [['before', 'after'], ['after', 'before'], ['before', 'after']])
+})
+
+test('turns are taken in order, and closing them releases whoever waits', async () => {
+  const turns = new Turns(['before', 'after', 'after', 'before'])
+  /** @type {string[]} */
+  const log = []
+  const side = async (/** @type {'before' | 'after'} */ name) => {
+    while (await turns.wait(name)) {
+      log.push(name)
+      await new Promise((resolve) => setImmediate(resolve))
+      turns.done()
+    }
+  }
+  await Promise.all([side('after'), side('before')])
+  assert.deepEqual(log, ['before', 'after', 'after', 'before'])
+
+  const closed = new Turns(['before', 'after'])
+  const waiting = closed.wait('after')
+  closed.close()
+  assert.equal(await waiting, false)
+})
+
+/** @param {number} rps @param {number} p50 @param {number} p99 */
+const figures = (rps, p50, p99) => ({ requestsPerSecond: rps, p50, p99, completed: rps, errors: 0, non2xx: 1 })
+
+test('each metric is compared round by round; lower latency is faster', () => {
+  // The machine drifts from round to round; the after version keeps 20% more throughput within each.
+  const drift = [1, 0.8, 1.1, 0.9, 1.05, 0.85]
+  const rounds = drift.map((d, i) => ({
+    order: /** @type {import('../../../lib/kinds/compare/turns.js').Side[]} */ (i % 2 ? ['after', 'before'] : ['before', 'after']),
+    before: figures(1000 * d, 10 / d, 40 / d),
+    after: figures(1200 * d * (1 + (i % 3) / 100), 8 / d, 40 / d * (1 + (i % 2) / 50))
+  }))
+  const { comparisons, totals } = compareLoadRounds(rounds)
+  const [requests, p50, p99] = comparisons
+  assert.equal(requests.name, 'requests')
+  assert.equal(requests.verdict, 'faster')
+  assert.ok(requests.low > 1.15 && requests.high < 1.25)
+  assert.equal(p50.verdict, 'faster')
+  assert.ok(p50.ratio < 1)
+  assert.equal(p99.verdict, 'indistinguishable')
+  assert.deepEqual(totals.before, { completed: rounds.reduce((s, r) => s + r.before.completed, 0), errors: 0, non2xx: 6 })
+})
+
+test('a side that answered nothing in any round: no comparison, no ratio, no verdict; the terminal says which side', () => {
+  const rounds = [1, 2].map(() => ({ order: /** @type {('before' | 'after')[]} */ (['before', 'after']), before: figures(900, 2, 9), after: { ...figures(0, 0, 0), completed: 0 } }))
+  const { comparisons, totals } = compareLoadRounds(rounds)
+  assert.deepEqual(comparisons, [])
+  assert.equal(totals.after.completed, 0)
+  const result = /** @type {any} */ ({ versions: { before: { label: 'before', command: ['node', 'a.js'], commit: null }, after: { label: 'after', command: ['node', 'b.js'], commit: null } }, settings: { fresh: false, rounds: 2 }, comparisons, totals, rounds, flame: null })
+  const text = renderLoadComparison(result, { style: createStyle({ isTTY: false }) })
+  assert.match(text, /0 of 2 rounds compared/)
+  assert.match(text, /No round could be compared: after answered no request; no ratio, no verdict\./)
+  assert.doesNotMatch(text, /1\.00x|indistinguishable/)
+})
+
+test('the before and after columns are geometric means of the rounds, so that their quotient is the ratio beside them', () => {
+  const rounds = [[9821, 9000], [12000, 8000], [7000, 9200]].map(([b, a]) => ({ order: /** @type {('before' | 'after')[]} */ (['before', 'after']), before: figures(b, 2, 9), after: figures(a, 2, 9) }))
+  const [requests] = compareLoadRounds(rounds).comparisons
+  assert.ok(Math.abs(requests.after / requests.before - requests.ratio) < 1e-9, `${requests.after} / ${requests.before} against ${requests.ratio}`)
+})
+
+test('a ratio whose interval has no end is printed without one, never as (0.00x–∞) or (∞–∞)', () => {
+  assert.equal(ratioText({ ratio: 0.99, low: Infinity, high: Infinity }), '0.99x (no interval)')
+  assert.equal(ratioText({ ratio: 1.2, low: 0, high: Infinity }, 'faster'), '1.20x faster (no interval)')
+  assert.equal(ratioText({ ratio: 1.2, low: 1.1, high: 1.3 }), '1.20x (1.10x–1.30x)')
+})
