@@ -6,8 +6,7 @@
  * that each verdict follows from the loads recorded (test/kinds/compare/).
  */
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -15,9 +14,9 @@ import { fileURLToPath } from 'node:url'
 import { startDatabase } from '../../examples/postgres/database.js'
 import { runDyno } from '../helpers/cli.js'
 import { dynoOn, root } from '../helpers/real.js'
+import { cpuBurnRepository } from '../helpers/repositories.js'
 
 const WORK = fileURLToPath(new URL('../fixtures/apps/work-per-request.cjs', import.meta.url))
-const CPU_BURN = join(root, 'examples', 'cpu-burn')
 
 /** @param {string} stdout */
 const byName = (stdout) => Object.fromEntries(JSON.parse(stdout).comparisons.map((/** @type {any} */ c) => [c.name, c]))
@@ -35,14 +34,7 @@ test('twice the CPU work per request is found slower, with the right sign', asyn
 })
 
 test('--against: the CPU-burning example\'s fix in the working tree is faster than the commit before it', async () => {
-  const repo = mkdtempSync(join(tmpdir(), 'dyno-compare-repo-'))
-  const git = (/** @type {string[]} */ ...args) => execFileSync('git', ['-c', 'user.email=dyno@example.invalid', '-c', 'user.name=dyno', ...args], { cwd: repo, encoding: 'utf8' })
-  git('init', '-q')
-  writeFileSync(join(repo, 'package.json'), '{ "type": "module" }\n')
-  cpSync(join(CPU_BURN, 'server.js'), join(repo, 'server.js'))
-  git('add', '-A')
-  git('commit', '-qm', 'slow')
-  cpSync(join(CPU_BURN, 'server-fixed.js'), join(repo, 'server.js'))
+  const repo = cpuBurnRepository()
   const run = await runDyno(['compare', '--load', '-c 2 -d 1 http://127.0.0.1:$PORT/', '--rounds', '3', '--against', 'HEAD', '--', 'node', 'server.js'], { cwd: repo, env: { PORT: '0' }, timeout: 60_000 })
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /│ Requests\/sec │ .* │ faster +│/)

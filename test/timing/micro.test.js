@@ -6,17 +6,13 @@
  * that each verdict follows from the processes recorded (test/kinds/micro/).
  */
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { runDyno } from '../helpers/cli.js'
 import { microSaved } from '../helpers/micro.js'
+import { microRepository } from '../helpers/repositories.js'
 
 const fixture = (/** @type {string} */ name) => fileURLToPath(new URL(`../fixtures/micro/${name}`, import.meta.url))
-const api = new URL('../../lib/micro/api.js', import.meta.url).href
 
 test('a real difference (four times the work) is significant, and the faster case is named', async () => {
   const { code, stdout, stderr } = await microSaved(['--rounds', '6', '--warmup', '30ms', '--time', '50ms', fixture('real-difference.js')])
@@ -37,31 +33,7 @@ test('A/A: byte-identical functions are not called different', async () => {
 })
 
 test('--against: the case doing a quarter of the work is faster with the right sign, unchanged code is not called different', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dyno-against-timing-'))
-  const git = (/** @type {string[]} */ ...args) => execFileSync('git', ['-c', 'user.name=dyno', '-c', 'user.email=dyno@example.invalid', ...args], { cwd: dir, stdio: 'pipe' })
-  /** @param {number} passes */
-  const library = (passes) => `export function work (numbers) {
-  let sum = 0
-  for (let r = 0; r < ${passes}; r++) for (let i = 0; i < numbers.length; i++) sum += numbers[i] * r
-  return sum
-}
-export function same (numbers) {
-  let sum = 0
-  for (let i = 0; i < numbers.length; i++) sum += numbers[i]
-  return sum
-}
-`
-  git('init', '-q')
-  writeFileSync(join(dir, 'lib.js'), library(40))
-  git('add', 'lib.js')
-  git('commit', '-q', '-m', 'slow')
-  writeFileSync(join(dir, 'lib.js'), library(10))
-  writeFileSync(join(dir, 'bench.js'), `import { bench } from '${api}'
-import { work, same } from './lib.js'
-const numbers = () => Array.from({ length: 100 }, (_, i) => i)
-bench('work', work, { setup: numbers })
-for (const name of ['same 1', 'same 2', 'same 3']) bench(name, same, { setup: numbers })
-`)
+  const dir = microRepository()
   const { code, stdout, stderr } = await runDyno(['micro', '--rounds', '4', '--warmup', '30ms', '--time', '50ms', '--json', '--against', 'HEAD', 'bench.js'], { cwd: dir, timeout: 120_000 })
   assert.equal(code, 0, stderr)
   const [work, ...same] = JSON.parse(stdout).comparisons

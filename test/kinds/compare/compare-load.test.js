@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { runDyno, signalWhenPrinted } from '../../helpers/cli.js'
 import { assertFollowsFromLoads } from '../../helpers/compare.js'
 import { running } from '../../helpers/processes.js'
+import { cpuBurnRepository } from '../../helpers/repositories.js'
 
 const WORK = fileURLToPath(new URL('../../fixtures/apps/work-per-request.cjs', import.meta.url))
 const CPU_BURN = fileURLToPath(new URL('../../../examples/cpu-burn/', import.meta.url))
@@ -57,15 +58,7 @@ test('the same app against itself: the ratio, interval and verdict come from the
 })
 
 test('--against: the working tree against a commit, each from its own checkout, the checkout removed after', async () => {
-  const repo = tempDir('dyno-compare-repo-')
-  const git = (/** @type {string[]} */ ...args) => execFileSync('git', ['-c', 'user.email=dyno@example.invalid', '-c', 'user.name=dyno', ...args], { cwd: repo, encoding: 'utf8' })
-  git('init', '-q')
-  writeFileSync(join(repo, 'package.json'), '{ "type": "module" }\n')
-  cpSync(join(CPU_BURN, 'server.js'), join(repo, 'server.js'))
-  git('add', '-A')
-  git('commit', '-qm', 'slow')
-  // The fix, not committed: the usual case.
-  cpSync(join(CPU_BURN, 'server-fixed.js'), join(repo, 'server.js'))
+  const repo = cpuBurnRepository()
   const run = await runDyno(['compare', '--load', '-c 2 -d 1 http://127.0.0.1:$PORT/', '--rounds', '3', '--against', 'HEAD', '--', 'node', 'server.js'], { cwd: repo, env: { PORT: '0' }, timeout: 60_000 })
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stdout, /^before {2}HEAD \([0-9a-f]{10}\): node server\.js$/m)
@@ -77,7 +70,7 @@ test('--against: the working tree against a commit, each from its own checkout, 
   assert.ok(sentence, run.stdout)
   assert.equal(sentence[2] ?? 'indistinguishable', table[1])
   assert.match(run.stderr, /^round 3\/3 +(before|after) /m)
-  assert.equal(git('worktree', 'list').trim().split('\n').length, 1)
+  assert.equal(execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length, 1)
 })
 
 test('--fresh starts each app anew for each of its loads', async () => {

@@ -1,47 +1,20 @@
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { runDyno } from '../../helpers/cli.js'
+import { microRepository } from '../../helpers/repositories.js'
 import { waitFor } from '../../helpers/wait.js'
 
 const FAST = ['--rounds', '4', '--warmup', '30ms', '--time', '50ms']
-const api = new URL('../../../lib/micro/api.js', import.meta.url).href
-
-/** @param {number} passes how many times `work` goes over the numbers */
-const library = (passes) => `export function work (numbers) {
-  let sum = 0
-  for (let r = 0; r < ${passes}; r++) for (let i = 0; i < numbers.length; i++) sum += numbers[i] * r
-  return sum
-}
-export function same (numbers) {
-  let sum = 0
-  for (let i = 0; i < numbers.length; i++) sum += numbers[i]
-  return sum
-}
-`
 
 /**
  * A repository whose last commit has `work` doing four times the work of the
  * working tree's, and a benchmark file that exists only in the working tree.
  */
 function repository () {
-  const dir = mkdtempSync(join(tmpdir(), 'dyno-against-test-'))
-  after(() => rmSync(dir, { recursive: true, force: true }))
-  const git = (/** @type {string[]} */ ...args) => execFileSync('git', ['-c', 'user.name=dyno', '-c', 'user.email=dyno@example.invalid', ...args], { cwd: dir, stdio: 'pipe' })
-  git('init', '-q')
-  writeFileSync(join(dir, 'lib.js'), library(40))
-  git('add', 'lib.js')
-  git('commit', '-q', '-m', 'slow')
-  writeFileSync(join(dir, 'lib.js'), library(10))
-  writeFileSync(join(dir, 'bench.js'), `import { bench } from '${api}'
-import { work, same } from './lib.js'
-const numbers = () => Array.from({ length: 100 }, (_, i) => i)
-bench('work', work, { setup: numbers })
-for (const name of ['same 1', 'same 2', 'same 3']) bench(name, same, { setup: numbers })
-`)
+  const dir = microRepository()
   return { dir, worktrees: () => (existsSync(join(dir, '.git', 'worktrees')) ? readdirSync(join(dir, '.git', 'worktrees')) : []) }
 }
 
