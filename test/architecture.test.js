@@ -14,7 +14,7 @@ const lib = join(root, 'lib')
  *   cli.js                              the kind's flags and printing
  *   command.js, *-command.js,
  *   folder.js, *-folder.js              what runs: observes an app, reads and writes its run folder
- *   terminal.js, html.js, json.js,
+ *   terminal.js, html.js, json.js, *-yaml.js,
  *   live.js, words.js, chart-data.js    renderers (and *-terminal.js, *-html.js)
  *   types.js                            the shapes the others share (JSDoc only)
  *   anything else                       its analysis: pure functions of recorded data
@@ -93,7 +93,7 @@ function layerOf (file) {
     let role = 'analysis'
     if (name === 'cli.js') role = 'cli'
     else if (/(^|-)(command|folder)\.js$/.test(name)) role = 'run'
-    else if (/(^|-)(terminal|html|json|live|words|chart-data)\.js$/.test(name)) role = 'render'
+    else if (/(^|-)(terminal|html|json|yaml|live|words|chart-data)\.js$/.test(name)) role = 'render'
     else if (name === 'types.js') role = 'types'
     return { layer: `kind:${role}`, kind: inKind[1] }
   }
