@@ -40,11 +40,13 @@ const keepAlive = setInterval(() => {}, 1 << 30)
 
 /** @param {Reply} message */
 function send (message) {
+  leaveIfOrphaned()
   process.send?.(message)
 }
 
 /** @param {Reply} message the last one: the process ends once it is sent */
 function sendLast (message) {
+  leaveIfOrphaned()
   process.send?.(message, () => {
     clearInterval(keepAlive)
     process.disconnect()
@@ -58,6 +60,16 @@ function fail (err) {
 
 process.on('uncaughtException', fail)
 process.on('unhandledRejection', fail)
+process.on('disconnect', leaveIfOrphaned)
+
+/**
+ * The run that forked this process is gone (killed, crashed): nobody reads
+ * what it measures, and a send on the closed channel would only fail again
+ * and again.
+ */
+function leaveIfOrphaned () {
+  if (process.send && !process.connected) process.exit(0)
+}
 
 try {
   await import(pathToFileURL(job.file).href)
