@@ -21,7 +21,7 @@ function children (pid) {
 test('a run killed with SIGKILL leaves no benchmark process behind: each ends once its run is gone', async (t) => {
   const dyno = spawn(process.execPath, [DYNO, 'micro', '--rounds', '50', '--time', '2s', AA], { stdio: 'ignore' })
   t.after(() => { if (dyno.exitCode === null) dyno.kill('SIGKILL') })
-  const workers = await waitFor(() => { const pids = children(/** @type {number} */ (dyno.pid)); return pids.length > 0 && pids }, { what: 'a benchmark process' })
+  const workers = await waitFor(() => { const pids = children(/** @type {number} */ (dyno.pid)); return pids.length > 0 ? pids : null }, { what: 'a benchmark process' })
   dyno.kill('SIGKILL')
   await waitFor(() => workers.every((pid) => !running(pid)), { what: `the benchmark processes ${workers.join(', ')} ending`, timeoutMs: 15_000 })
   assert.ok(workers.length > 0)
