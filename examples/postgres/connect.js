@@ -6,10 +6,10 @@ import pg from 'pg'
 import { startDatabase } from './database.js'
 
 /**
- * @param {{ max?: number }} [options] the pool's size
+ * @param {{ max?: number }} [options] the pool's size: PG_POOL_MAX, or 10
  * @returns {Promise<pg.Pool>}
  */
-export async function connect ({ max = 10 } = {}) {
+export async function connect ({ max = Number(process.env.PG_POOL_MAX) || 10 } = {}) {
   let url = process.env.DATABASE_URL
   if (!url) {
     const starting = startDatabase()

@@ -3,7 +3,8 @@
 // 20,000 rows that the pg driver reads and parses (see server-fixed.js).
 // GET /items reads ten points one query at a time, awaiting each in a loop.
 // PORT picks the port (3000 by default; 0 for any free one); DATABASE_URL the
-// database (without it, the example starts a PostgreSQL of its own).
+// database (without it, the example starts a PostgreSQL of its own); PG_POOL_MAX
+// the pool's size (10).
 import express from 'express'
 import { connect } from './connect.js'
 
