@@ -152,14 +152,9 @@ test('the pods\' command lines, run here as three processes, make the load the m
   assert.equal(server.stats.requests, 900)
   assert.ok(posted > 300, `${posted} of 900 posted: the requests file's second request`)
   assert.equal(withBody, posted, 'each post carries the body file')
-
-  // One generator alone, the same load: the merged latency is of the same order (a loose check).
-  const single = await runDyno(['load', '-a', '900', '-c', '6', '--json', server.url])
-  assert.equal(single.code, 0, single.stderr)
-  const p50 = JSON.parse(single.stdout).latency.percentiles['50']
-  const mergedP50 = doc.latency.percentiles['50']
-  assert.ok(mergedP50 > 0 && p50 > 0)
-  assert.ok(mergedP50 < p50 * 5 && p50 < mergedP50 * 5, `merged p50 ${mergedP50} ms, single ${p50} ms`)
+  // That the merged latency is of the order of one generator's making the same load alone depends
+  // on the machine (three generators share its cores): test/timing/merge.test.js.
+  assert.ok(doc.latency.percentiles['50'] > 0)
 })
 
 test('what --kubernetes cannot make is refused in one line, exit 2', async (t) => {
