@@ -9,13 +9,17 @@
  *   saved:    dyno micro --save runs taken one after another, compared as dyno compare does:
  *             A/A pairs of runs of the same code; 10% pairs of runs of the two versions. Also
  *             how the A/A rate moves with BETWEEN_RUNS, the drift allowance it calibrates.
- *   load:     dyno compare --load with --a and --b, on a server doing 11 (or 10) passes of a loop
- *             per request: A/A with both at 11; 10% with b at 10, found faster on requests/sec.
+ *   load:     dyno compare --load with --a and --b, with its defaults (rounds until the answer is
+ *             known, or --max-time), on a server doing 40 passes of a loop per request (about a
+ *             millisecond of CPU): A/A with both at 40; 10% with b at 36 passes, 5% with b at 38,
+ *             found faster on requests/sec. Each run's verdict, interval and time.
  *
- *   node bench/verify.js [--runs 20] [--only against,saved,load] [--load-flags '-c 4 -d 1 …'] [--rounds 6]
- *                        [-- extra dyno micro flags]
+ *   --busy    keeps one CPU busy with another process for the whole run, as a shared machine does.
+ *
+ *   node bench/verify.js [--runs 20] [--only against,saved,load] [--busy] [--load-flags '-c 4 …']
+ *                        [--compare-flags '--max-time 60'] [-- extra dyno micro flags]
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,8 +31,9 @@ const { values, positionals: extra } = parseArgs({
   options: {
     runs: { type: 'string', default: '20' },
     only: { type: 'string', default: 'against,saved,load' },
-    'load-flags': { type: 'string', default: '-c 4 -d 1 http://127.0.0.1:$PORT/' },
-    rounds: { type: 'string', default: '6' }
+    'load-flags': { type: 'string', default: '-c 4 http://127.0.0.1:$PORT/' },
+    'compare-flags': { type: 'string', default: '' },
+    busy: { type: 'boolean', default: false }
   },
   allowPositionals: true
 })
@@ -66,6 +71,11 @@ function micro (args) {
 
 /** @param {number} n @param {number} of */
 const rate = (n, of) => `${n}/${of}`
+/** @param {number[]} xs @param {number} q 0..1 */
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.round(q * (xs.length - 1))]
+
+// Another process on a CPU for the whole run, as on a shared machine; ended with the run.
+const busy = values.busy ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : null
 
 try {
   if (parts.has('against')) {
@@ -121,29 +131,35 @@ try {
 
   if (parts.has('load')) {
     writeFileSync(join(dir, 'server.cjs'), `const passes = Number(process.argv[2])
-const xs = Array.from({ length: 2000 }, (_, i) => i * 0.5)
+const xs = Array.from({ length: 25000 }, (_, i) => i * 0.5)
 require('node:http').createServer((req, res) => {
   let sum = 0
   for (let r = 0; r < passes; r++) for (let i = 0; i < xs.length; i++) sum += xs[i] * r
   res.end(String(sum))
-}).listen(0, '127.0.0.1')
+}).listen(Number(process.env.PORT), '127.0.0.1')
 `)
-    for (const [label, passes] of /** @type {const} */ ([['A/A', 11], ['10%', 10]])) {
+    const extraFlags = values['compare-flags'].split(' ').filter(Boolean)
+    for (const [label, passes] of /** @type {const} */ ([['A/A', 40], ['10%', 36], ['5%', 38]])) {
       /** @type {Record<string, number>} */
       const verdicts = { faster: 0, slower: 0, indistinguishable: 0 }
+      /** @type {number[]} */
+      const seconds = []
       for (let i = 0; i < runs; i++) {
-        const args = ['compare', '--json', '--load', values['load-flags'], '--rounds', values.rounds, '--a', 'node server.cjs 11', '--b', `node server.cjs ${passes}`]
+        const args = ['compare', '--json', '--load', values['load-flags'], ...extraFlags, '--a', 'node server.cjs 40', '--b', `node server.cjs ${passes}`]
         const result = JSON.parse(String(execFileSync(process.execPath, [dyno, ...args], { cwd: dir, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })))
         const c = result.comparisons[0]
         verdicts[c.verdict]++
-        log(`load ${label} run ${i + 1}: ${c.verdict}, ${c.ratio.toFixed(3)}x (${c.low.toFixed(3)}–${c.high.toFixed(3)}), p = ${c.p.toFixed(3)}`)
+        seconds.push(result.elapsedMs / 1000)
+        log(`load ${label} run ${i + 1}: ${c.verdict}, ${c.ratio.toFixed(3)}x (${c.low.toFixed(3)}–${c.high.toFixed(3)}), ${result.rounds.length} rounds, ${(result.elapsedMs / 1000).toFixed(0)} s, stopped: ${result.stopped}`)
       }
+      const time = `median ${quantile(seconds, 0.5).toFixed(0)} s, ${quantile(seconds, 0).toFixed(0)}–${quantile(seconds, 1).toFixed(0)} s`
       summary.push(label === 'A/A'
-        ? `compare --load, A/A (${runs} runs of ${values.rounds} rounds): requests/sec called different ${rate(verdicts.faster + verdicts.slower, runs)}`
-        : `compare --load, 10% less work per request (${runs} runs of ${values.rounds} rounds): found faster ${rate(verdicts.faster, runs)}, slower ${rate(verdicts.slower, runs)}`)
+        ? `compare --load, A/A (${runs} runs): requests/sec called different ${rate(verdicts.faster + verdicts.slower, runs)}; ${time}`
+        : `compare --load, ${label} less work per request (${runs} runs): found faster ${rate(verdicts.faster, runs)}, slower ${rate(verdicts.slower, runs)}; ${time}`)
     }
   }
 } finally {
+  busy?.kill()
   rmSync(dir, { recursive: true, force: true })
 }
 

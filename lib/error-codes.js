@@ -11,7 +11,7 @@
  *
  * Exit codes: 2, the user asked for something that cannot work; 1, the
  * target failed (for dyno micro, a benchmark file or a case of it); 3, a
- * gate failed (a --fail-on threshold broken); 70, a bug in dyno.
+ * gate failed (a --fail-on threshold broken, or --fail-if-slower); 70, a bug in dyno.
  *
  * The DYNO_BENCH_* codes are not thrown: they name why dyno micro could not
  * run a benchmark file or a case of it, in the report, on stderr and in
@@ -44,6 +44,8 @@ export const ERROR_CODES = /** @type {const} */ ({
       unclosedQuote: 'unclosed {quote} in "{text}"',
       onlyWithLoad: '--{flag} goes with --load, which loads two versions of a server; without it dyno compare reads two result files',
       againstAndAB: '--against and --a/--b both name the versions; pass one way',
+      failIfSlowerWithoutAgainst: '--fail-if-slower judges a change: it goes with --against <git ref>, or with dyno compare of two saved runs',
+      roundsAndPrecision: '--rounds fixes how many rounds run, and --{flag} is for rounds that go on until the answer is known; pass one or the other',
       commandAfterAB: 'with --a and --b, there is no command after --',
       noVersions: '--load compares two versions: name them with --against <git-ref> -- <command>, or --a \'<command>\' --b \'<command>\'',
       samplingInterval: '--sampling-interval sets the sampling heap profiler\'s interval; add --sampling, or leave it out',
@@ -557,6 +559,11 @@ export const ERROR_CODES = /** @type {const} */ ({
     exitCode: 3,
     meaning: 'a --fail-on threshold was broken: the run worked, and its result is worse than the limit',
     message: 'threshold {threshold} broken: {figure} was {value}'
+  },
+  DYNO_SLOWER: {
+    exitCode: 3,
+    meaning: '--fail-if-slower: the version after is slower than the percent allows, with 95% confidence (its whole interval beyond it)',
+    message: 'slower by more than {percent}% with 95% confidence: {figures}'
   },
   DYNO_INTERNAL: {
     exitCode: 70,

@@ -50,10 +50,12 @@ export async function observingOptions (values, target, io) {
  * after the app started.
  * @param {string} text dyno load's flags and url, as one string
  * @param {import('./io.js').IO} io
+ * @param {{ duration?: number }} [defaults] the duration when the flags give neither -d nor -a (dyno load's own otherwise)
  */
-export async function loadFlag (text, io) {
-  const load = (await parseLoadArgs(splitWords(text), io.cwd, { urlToCheck: (url) => withPort(url, 1), example: "http://127.0.0.1:$PORT/ (in single quotes: --load '-c 10 http://127.0.0.1:$PORT/')" })).options
+export async function loadFlag (text, io, defaults = {}) {
+  const { options: load, given } = await parseLoadArgs(splitWords(text), io.cwd, { urlToCheck: (url) => withPort(url, 1), example: "http://127.0.0.1:$PORT/ (in single quotes: --load '-c 10 http://127.0.0.1:$PORT/')" })
   checkLoadUrl(load.url)
+  if (defaults.duration !== undefined && !given.has('duration') && !given.has('amount')) load.duration = defaults.duration
   return load
 }
 

@@ -20,7 +20,9 @@
  *   | { type: 'micro-round', progress: import('../micro/runner.js').Progress }
  *   | { type: 'micro-file', report: import('../micro/runner.js').FileReport }
  *   | { type: 'checkout', ref: string, commit: string }
- *   | { type: 'compare-round', side: 'before' | 'after', label: string, round: number, rounds: number, figures: import('../stats/comparison.js').RoundFigures }} CommandEvent
+ *   | { type: 'compare-round', side: 'before' | 'after', label: string, round: number, rounds: number | null, figures: import('../stats/comparison.js').RoundFigures }
+ *   | { type: 'compare-progress', started: number, compared: number, rounds: number | null, elapsedMs: number, maxTimeMs: number, precision: number,
+ *       requests: { ratio: number, low: number, high: number } | null }} CommandEvent
  * A 'compare-round' event of round 0 is a warm-up load.
  */
 

@@ -40,9 +40,10 @@ import { observeHooks, signalExitCode } from './io.js'
  * @param {import('../run-folder.js').RunKind} kind
  * @param {ObservingOptions} options
  * @param {import('./io.js').CommandIO} io
- * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'], folder?: string }} how
+ * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'], nextLoad?: import('../observe/observe.js').ObserveHooks['nextLoad'], folder?: string }} how
  *   the collectors, the measure of a busy process (to choose one when none listened), the options to record,
- *   for commands that work between rounds of load: how many rounds, and what to do between them; and the
+ *   for commands that work between rounds of load: how many rounds, and what to do between them (or, for rounds
+ *   decided as they go, the load of each); and the
  *   folder to observe into when the caller made it (a run within a run), rather than a new run folder
  * @returns {Promise<ObservedRun>}
  */
@@ -65,7 +66,7 @@ export async function observeRun (kind, options, io, how) {
       urgent: io.urgent,
       outputToStderr: options.outputToStderr,
       loadRounds: how.loadRounds
-    }, { ...observeHooks(io), onRound: how.onRound })
+    }, { ...observeHooks(io), onRound: how.onRound, nextLoad: how.nextLoad })
   } catch (err) {
     // The app never started: there is nothing to keep.
     rmSync(folder, { recursive: true, force: true })

@@ -1,5 +1,5 @@
 import { describe } from '../stats/describe.js'
-import { LatencyRecorder, encodeHistogram } from './histogram.js'
+import { LatencyRecorder, createHistogram, decodeHistogram, encodeHistogram } from './histogram.js'
 import { displayUrl } from './options.js'
 import { shareOf, stripe } from './segment.js'
 
@@ -226,6 +226,22 @@ export function latencySummary (histogram, min, max) {
     percentiles,
     histogram: { encoding: 'HdrHistogram-compressed-base64', unit: 'us', data: encodeHistogram(histogram) }
   }
+}
+
+/**
+ * The latency figures of many results' requests together: their histograms
+ * add up exactly, and so do their extremes.
+ * @param {LoadResult[]} results
+ * @param {(import('hdr-histogram-js').Histogram | undefined)[]} [decoded] their histograms where decoded already
+ * @returns {LoadResult['latency']}
+ */
+export function mergedLatency (results, decoded = []) {
+  const histogram = createHistogram()
+  results.forEach((r, i) => histogram.add(decoded[i] ?? decodeHistogram(r.latency.histogram.data)))
+  const answered = results.filter((r) => r.requests.completed > 0)
+  const minUs = answered.length ? Math.min(...answered.map((r) => r.latency.min * 1000)) : 0
+  const maxUs = answered.length ? Math.max(...answered.map((r) => r.latency.max * 1000)) : 0
+  return latencySummary(histogram, minUs, maxUs)
 }
 
 /**

@@ -1,7 +1,7 @@
 import { errorInfo } from '../errors.js'
 import { v8Activity } from '../v8/trace.js'
 import { analyzeGroup } from './analyze.js'
-import { gatherOnOneCpu } from './pin.js'
+import { gatherOnOneCpu } from '../system/cpu-affinity.js'
 import { runWorker, startWorker } from './spawn.js'
 import { processV8 } from './v8-summary.js'
 

@@ -29,10 +29,15 @@ import { readProcesses } from './processes.js'
  * @property {(warning: string) => void} [onWarning]
  * @property {(round: number, agent: AgentControl, loads: readonly import('../load/summary.js').LoadResult[]) => Promise<void>} [onRound]
  *   before round 1 (round 0) and after each round, while the app waits: e.g. to have the agent take a heap
- *   snapshot, or to wait for another app's turn; `loads` holds the rounds' results so far
+ *   snapshot; `loads` holds the rounds' results so far
+ * @property {(round: number, agent: AgentControl, loads: readonly import('../load/summary.js').LoadResult[]) => Promise<import('../load/options.js').LoadOptions | null>} [nextLoad]
+ *   for a run whose rounds are decided as it goes (instead of loadRounds and onRound): before each round, from 1,
+ *   the load it runs (its url may hold `$PORT`), or null when there is none left; it may wait, e.g. for another
+ *   app's turn
  *
  * @typedef {object} AgentControl the agent of the process the load goes to
  * @property {number} pid
+ * @property {() => number[]} pids every live process of the app
  * @property {(collector: string, command: object, timeoutMs: number) => Promise<{ [key: string]: unknown }>} ask
  *   sends one of its collectors a command and resolves with the reply
  *
@@ -89,19 +94,31 @@ export async function observe (options, hooks = {}) {
       stop.signal.addEventListener('abort', () => driverStop.abort(), { once: true })
       app.disconnected(listening.pid).then(() => driverStop.abort())
       /** @type {AgentControl} */
-      const agent = { pid: listening.pid, ask: (collector, command, timeoutMs) => app.channel.ask(listening.pid, collector, command, timeoutMs) }
+      const agent = {
+        pid: listening.pid,
+        pids: () => app.alive(),
+        ask: (collector, command, timeoutMs) => app.channel.ask(listening.pid, collector, command, timeoutMs)
+      }
       const rounds = options.loadRounds ?? 1
+      const { nextLoad } = hooks
       // The window is the load's: what the hooks do before the first round and after the last is not in it.
       let startMs = Date.now()
-      for (let round = 1; round <= rounds && !driverStop.signal.aborted; round++) {
-        if (hooks.onRound) await untilAborted(hooks.onRound(round - 1, agent, loads), stop.signal)
+      const lastRound = nextLoad ? Infinity : rounds
+      for (let round = 1; round <= lastRound && !driverStop.signal.aborted; round++) {
+        let roundLoad = options.load
+        if (nextLoad) {
+          roundLoad = await untilAborted(nextLoad(round, agent, loads), stop.signal)
+          if (!roundLoad) break
+        } else if (hooks.onRound) {
+          await untilAborted(hooks.onRound(round - 1, agent, loads), stop.signal)
+        }
         if (round === 1) startMs = Date.now()
-        if (options.load) loads.push(await runLoad(options.load, listening, driverStop.signal, loadTimeline, hooks))
+        if (roundLoad) loads.push(await runLoad(roundLoad, listening, driverStop.signal, loadTimeline, hooks))
         else onPort = await runOnPort(/** @type {string} */ (options.onPort), listening.port, options, driverStop.signal)
         loadWindow = { startMs, endMs: Date.now() }
         if (onPort?.failed) break
       }
-      if (hooks.onRound && !driverStop.signal.aborted && !onPort?.failed) await untilAborted(hooks.onRound(rounds, agent, loads), stop.signal)
+      if (!nextLoad && hooks.onRound && !driverStop.signal.aborted && !onPort?.failed) await untilAborted(hooks.onRound(rounds, agent, loads), stop.signal)
     } else {
       await untilAborted(/** @type {Promise<unknown>} */ (app.exited), stop.signal)
     }

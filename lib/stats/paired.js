@@ -15,20 +15,21 @@ import { tCdf, tQuantile } from './t-distribution.js'
  * no spread to test against, and p and the interval are NaN.
  * @param {ArrayLike<number>} differences
  * @param {number} [confidence] 0..1
- * @returns {{ n: number, mean: number, t: number, df: number, p: number, low: number, high: number }}
+ * @returns {{ n: number, mean: number, t: number, df: number, p: number, low: number, high: number, critical: number }}
  */
 export function oneSampleTTest (differences, confidence = 0.95) {
   const { n, mean, variance } = summarize(differences)
   const df = n - 1
-  if (n < 2) return { n, mean, t: NaN, df, p: NaN, low: NaN, high: NaN }
+  if (n < 2) return { n, mean, t: NaN, df, p: NaN, low: NaN, high: NaN, critical: NaN }
   if (variance === 0) {
     // No spread at all (recorded or synthetic data): a zero mean is no difference, any other a certain one.
-    return { n, mean, t: mean === 0 ? 0 : Math.sign(mean) * Infinity, df, p: mean === 0 ? 1 : 0, low: mean, high: mean }
+    return { n, mean, t: mean === 0 ? 0 : Math.sign(mean) * Infinity, df, p: mean === 0 ? 1 : 0, low: mean, high: mean, critical: tQuantile(1 - (1 - confidence) / 2, df) }
   }
   const se = Math.sqrt(variance / n)
   const t = mean / se
-  const half = tQuantile(1 - (1 - confidence) / 2, df) * se
-  return { n, mean, t, df, p: Math.min(1, 2 * tCdf(-Math.abs(t), df)), low: mean - half, high: mean + half }
+  const critical = tQuantile(1 - (1 - confidence) / 2, df)
+  const half = critical * se
+  return { n, mean, t, df, p: Math.min(1, 2 * tCdf(-Math.abs(t), df)), low: mean - half, high: mean + half, critical }
 }
 
 /**
@@ -55,6 +56,7 @@ export function compareRounds (a, b, options = {}) {
     p: test.p,
     significant,
     verdict: !significant ? 'indistinguishable' : test.mean > 0 ? 'higher' : 'lower',
+    critical: test.critical,
     rounds: test.n
   }
 }

@@ -67,7 +67,8 @@ export function compareRuns (a, b, options) {
   }
   const se = Math.sqrt(se2)
   const p = Math.min(1, 2 * tCdf(-Math.abs(d / se), df))
-  const half = tQuantile(1 - alpha / 2, df) * se
+  const critical = tQuantile(1 - alpha / 2, df)
+  const half = critical * se
   const significant = p < alpha
-  return { ratio: Math.exp(d), low: Math.exp(d - half), high: Math.exp(d + half), p, significant, verdict: !significant ? 'indistinguishable' : d > 0 ? 'higher' : 'lower', a: sa, b: sb }
+  return { ratio: Math.exp(d), low: Math.exp(d - half), high: Math.exp(d + half), p, significant, critical, verdict: !significant ? 'indistinguishable' : d > 0 ? 'higher' : 'lower', a: sa, b: sb }
 }

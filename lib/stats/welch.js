@@ -83,6 +83,7 @@ export function ratioInterval (a, b, confidence = 0.95) {
  * @property {number} p Welch's two-sided p-value
  * @property {boolean} significant p < alpha
  * @property {'higher' | 'lower' | 'indistinguishable'} verdict how b's mean stands against a's
+ * @property {number} [critical] how many standard errors the interval reaches either side (1.96 when not given)
  */
 
 /**

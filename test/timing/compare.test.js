@@ -37,7 +37,7 @@ test('--against: the CPU-burning example\'s fix in the working tree is faster th
   const repo = cpuBurnRepository()
   const run = await runDyno(['compare', '--load', '-c 2 -d 1 http://127.0.0.1:$PORT/', '--rounds', '3', '--against', 'HEAD', '--', 'node', 'server.js'], { cwd: repo, env: { PORT: '0' }, timeout: 60_000 })
   assert.equal(run.code, 0, run.stderr)
-  assert.match(run.stdout, /│ Requests\/sec │ .* │ faster +│/)
+  assert.match(run.stdout, /│ Requests\/sec +│ .* │ faster +│/)
   assert.match(run.stdout, /; working tree is faster on throughput\.$/m)
 })
 

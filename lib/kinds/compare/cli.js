@@ -3,7 +3,9 @@ import { runCompare } from './command.js'
 import { runCompareLoad } from './load-command.js'
 import { dynoError } from '../../errors.js'
 import { splitWords } from '../../observe/command.js'
-import { renderLoadComparison, roundLine } from './load-terminal.js'
+import { progressLine, renderLoadComparison, roundLine } from './load-terminal.js'
+import { gateLine } from '../../report/gate-line.js'
+import { DEFAULT_MAX_TIME_S, ROUND_S } from './stopping.js'
 import { renderComparison } from './terminal.js'
 import { compareLoadJson } from './json.js'
 import { createStyle } from '../../report/style.js'
@@ -35,8 +37,12 @@ export const command = /** @type {const} */ ({
     { name: 'against', type: 'string', placeholder: 'git ref', description: 'with --load: the command after -- runs from the working tree (after) and from a temporary checkout of this ref (before)' },
     { name: 'a', type: 'string', placeholder: 'command', description: 'with --load: the command that starts the version before' },
     { name: 'b', type: 'string', placeholder: 'command', description: 'with --load: the command that starts the version after' },
-    { name: 'rounds', type: 'integer', min: 2, default: 6, placeholder: 'n', description: 'with --load: rounds of one load of each version' },
+    { name: 'rounds', type: 'integer', min: 2, placeholder: 'n', description: 'with --load: run exactly n rounds of one load of each version (default: rounds until the answer is known, see --precision)' },
+    { name: 'precision', type: 'number', max: 50, default: 2.5, placeholder: 'percent', description: 'with --load: run rounds until the 95% interval of the requests-per-second ratio is within ± this, the change is known to within a quarter of its size, or --fail-if-slower is settled' },
+    { name: 'max-time', type: 'duration', default: DEFAULT_MAX_TIME_S, placeholder: 'duration', description: 'with --load: start no round that would end after this (the verdict then says what the run could have found)' },
+    { name: 'fail-if-slower', type: 'number', max: 99, placeholder: 'percent', description: 'exit with code 3 when after is slower than before by more than this with 95% confidence (requests per second, or each benchmark case\'s ops/sec)' },
     { name: 'fresh', type: 'boolean', description: 'with --load: measure each app\'s first load, cold, one app at a time, with the environment as it is (default: a warmed-up pair each round, PORT=0)' },
+    { name: 'pin', type: 'boolean', default: true, description: 'with --load: run both apps on one half of the CPUs and the load on the other, where the system allows (Linux, taskset, 2 CPUs or more)' },
     { name: 'flame', type: 'boolean', description: 'with --load: profile both versions and show each function\'s CPU time per request, before and after' },
     // Without --on-port, which compare does not take: said of its own flags, not of the observing commands'.
     ...OBSERVING_FLAGS.filter((f) => f.name !== 'load' && f.name !== 'on-port').map((f) => ({ ...f, description: f.description.replace('with --load or --on-port: ', 'with --load: ') }))
@@ -49,7 +55,7 @@ export const command = /** @type {const} */ ({
 })
 
 /** The flags that only mean something with --load. */
-const LOAD_ONLY = ['against', 'a', 'b', 'rounds', 'fresh', 'flame', 'listen-timeout', 'stop-grace']
+const LOAD_ONLY = ['against', 'a', 'b', 'rounds', 'precision', 'max-time', 'fresh', 'pin', 'flame', 'listen-timeout', 'stop-grace']
 
 /**
  * @param {string[]} argv
@@ -58,24 +64,25 @@ const LOAD_ONLY = ['against', 'a', 'b', 'rounds', 'fresh', 'flame', 'listen-time
 export async function run (argv, io) {
   const [own, target] = splitCommand(argv, command.flags)
   const { values, positionals, given } = parseFlags(command, argv.includes('--') ? own : argv)
-  if (values.load !== undefined) return compareLoad(values, positionals, argv.includes('--') ? target : [], io)
+  if (values.load !== undefined) return compareLoad(values, positionals, argv.includes('--') ? target : [], io, given)
   const loadOnly = LOAD_ONLY.find((name) => given.has(name))
   if (loadOnly) throw dynoError('DYNO_BAD_FLAG.onlyWithLoad', { flag: loadOnly })
   if (positionals.length !== 2) {
     throw dynoError('DYNO_BAD_ARGUMENTS.twoResults', { count: positionals.length })
   }
   const files = /** @type {[string, string]} */ (positionals)
-  const { result, exitCode } = await runCompare({ files }, io)
+  const { result, exitCode } = await runCompare({ files, failIfSlower: values['fail-if-slower'] ?? null }, io)
   if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else io.stdout.write(renderComparison(result, { style: createStyle(io.stdout), names: files }))
+  if (result.gate) io.stderr.write(`dyno compare: ${gateLine(result.gate, result.comparisons, createStyle(io.stderr))}\n`)
   return exitCode
 }
 
 /**
  * @param {Record<string, any>} values @param {string[]} positionals @param {string[]} target
- * @param {import('../../cli/io.js').IO} io
+ * @param {import('../../cli/io.js').IO} io @param {Set<string>} given the flags given on the command line
  */
-async function compareLoad (values, positionals, target, io) {
+async function compareLoad (values, positionals, target, io, given) {
   if (positionals.length > 0) throw dynoError('DYNO_BAD_ARGUMENTS.unexpectedWithLoad', { arg: positionals[0] })
   const twoCommands = values.a !== undefined || values.b !== undefined
   if (values.against !== undefined && twoCommands) throw dynoError('DYNO_BAD_FLAG.againstAndAB')
@@ -93,7 +100,11 @@ async function compareLoad (values, positionals, target, io) {
   } else {
     throw dynoError('DYNO_BAD_FLAG.noVersions')
   }
-  const load = await loadFlag(values.load, io)
+  const fixed = given.has('rounds')
+  const open = ['precision', 'max-time'].find((name) => given.has(name))
+  if (fixed && open) throw dynoError('DYNO_BAD_FLAG.roundsAndPrecision', { flag: open })
+  // Without -d or -a, rounds of a second: long enough to warm up and measure, short enough for many pairs.
+  const load = await loadFlag(values.load, io, { duration: fixed || values.fresh ? undefined : ROUND_S })
   const style = createStyle(io.stdout)
   const interrupt = interruptSignal(io)
   let outcome
@@ -101,8 +112,12 @@ async function compareLoad (values, positionals, target, io) {
     outcome = await runCompareLoad({
       load,
       versions,
-      rounds: values.rounds,
+      rounds: fixed ? values.rounds : null,
+      precision: values.precision / 100,
+      maxTimeMs: values['max-time'] * 1000,
+      failIfSlower: values['fail-if-slower'] ?? null,
       fresh: values.fresh === true,
+      pin: values.pin !== false,
       flame: values.flame === true,
       listenTimeoutMs: values['listen-timeout'] * 1000,
       stopGraceMs: values['stop-grace'] * 1000,
@@ -114,6 +129,7 @@ async function compareLoad (values, positionals, target, io) {
       signal: interrupt.signal,
       onEvent: (event) => {
         if (event.type === 'compare-round' && !values.json) io.stderr.write(style.dim(roundLine(event)))
+        else if (event.type === 'compare-progress' && !values.json) io.stderr.write(progressLine(event, style))
         else if (event.type === 'warning') io.stderr.write(style.yellow(`dyno: ${event.message}`) + '\n')
       }
     })
@@ -124,5 +140,6 @@ async function compareLoad (values, positionals, target, io) {
   if (values.json) io.stdout.write(JSON.stringify(compareLoadJson(result), null, 2) + '\n')
   else io.stdout.write(renderLoadComparison(result, { style }))
   if (result.failure) io.stderr.write(`dyno compare: ${result.failure.message}\n`)
+  if (result.gate) io.stderr.write(`dyno compare: ${gateLine(result.gate, result.comparisons.filter((c) => c.name === 'requests'), createStyle(io.stderr), () => 'requests/sec')}\n`)
   return exitCode
 }

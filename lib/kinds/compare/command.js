@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { dynoError, fileProblem } from '../../errors.js'
+import { dynoError, exitCodeOf, fileProblem } from '../../errors.js'
+import { slowerGate } from '../../stats/comparison.js'
 import { compareResults, resultKind } from './results.js'
 
 /**
@@ -8,12 +9,13 @@ import { compareResults, resultKind } from './results.js'
  *
  * @typedef {object} CompareOptions
  * @property {[string, string]} files a then b, relative to io.cwd or absolute
+ * @property {number | null} [failIfSlower] the regression gate's percent: exit code 3 when b is slower than that
  */
 
 /**
  * @param {CompareOptions} options
  * @param {import('../../commands/io.js').CommandIO} io
- * @returns {Promise<{ result: ReturnType<typeof compareResults>, exitCode: number }>}
+ * @returns {Promise<{ result: ReturnType<typeof compareResults> & { gate: ReturnType<typeof slowerGate> | null }, exitCode: number }>}
  */
 export async function runCompare (options, io) {
   const [pathA, pathB] = options.files
@@ -22,7 +24,10 @@ export async function runCompare (options, io) {
   if (a.kind !== b.kind) {
     throw dynoError('DYNO_MISMATCH', { a: pathA, kindA: a.kind, b: pathB, kindB: b.kind })
   }
-  return { result: compareResults(a, b), exitCode: 0 }
+  const result = compareResults(a, b)
+  // Every figure compared is a rate (ops/sec, req/sec): higher is faster.
+  const gate = typeof options.failIfSlower === 'number' ? slowerGate(result.comparisons, options.failIfSlower) : null
+  return { result: { ...result, gate }, exitCode: gate?.failed ? exitCodeOf('DYNO_SLOWER') : 0 }
 }
 
 /**

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { compareLoadRounds } from './load-rounds.js'
 import { dynoError } from '../../errors.js'
+import { slowerGate } from '../../stats/comparison.js'
 import { renderLoadComparison } from './load-terminal.js'
 
 export const FILES = {
@@ -28,10 +29,13 @@ export function renderFolder (folder) {
   if (!saved || !Array.isArray(saved.rounds) || !saved.versions || !saved.settings) {
     throw dynoError('DYNO_BAD_RUN_FOLDER.notCompare', { path: join(folder, FILES.result) })
   }
-  const { comparisons, totals } = compareLoadRounds(saved.rounds)
+  const { comparisons, totals } = compareLoadRounds(saved.rounds, { sequential: saved.settings.rounds === null })
+  const requests = comparisons.find((c) => c.name === 'requests')
+  const percent = saved.settings.failIfSlower
+  const gate = typeof percent === 'number' && requests ? slowerGate([requests], percent) : null
   // The folder may have moved since: its files are named where it is now.
   const flame = saved.flame && typeof saved.flame.html === 'string' ? { ...saved.flame, html: join(folder, basename(saved.flame.html)) } : saved.flame ?? null
-  return { ...saved, folder, comparisons, totals, flame, failure: null }
+  return { ...saved, folder, comparisons, totals, gate, flame, failure: null }
 }
 
 /**

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs'
 import { isAbsolute, join, relative } from 'node:path'
 import { checkout } from '../../checkout.js'
-import { COMPARISON_SCHEMA_VERSION } from '../../stats/comparison.js'
+import { COMPARISON_SCHEMA_VERSION, slowerGate } from '../../stats/comparison.js'
 import { compareLoadRounds, roundFigures } from './load-rounds.js'
-import { Turns, roundOrder } from './turns.js'
-import { DynoError, dynoError, labelledError } from '../../errors.js'
+import { requestsInterval, stopReason } from './stopping.js'
+import { PairRound, roundOrder, roundPlan } from './pair-round.js'
+import { DynoError, dynoError, exitCodeOf, labelledError } from '../../errors.js'
 import { resolveProgram } from '../../observe/command.js'
 import { holdsPort } from '../../observe/load-url.js'
 import { displayUrl } from '../../load/options.js'
@@ -14,6 +15,8 @@ import { writeFlameDiff } from './flame-diff-command.js'
 import { FILES } from './folder.js'
 import { busySamples, mergedProfile } from '../../cpu-profile/profile-files.js'
 import { signalExitCode } from '../../commands/io.js'
+import { allowedCpus, cpusOf, pinProcesses } from '../../system/cpu-affinity.js'
+import { processesCpuMs } from '../../system/process-cpu.js'
 import { observeRun } from '../../commands/observed-run.js'
 
 /**
@@ -28,7 +31,7 @@ import { observeRun } from '../../commands/observed-run.js'
  * for its one load, cold, one app at a time. Every load's result stays in
  * the run folder.
  *
- * @typedef {import('./turns.js').Side} Side
+ * @typedef {import('./pair-round.js').Side} Side
  * @typedef {import('../../load/summary.js').LoadResult} LoadResult
  *
  * @typedef {import('./types.js').Version} Version
@@ -36,8 +39,12 @@ import { observeRun } from '../../commands/observed-run.js'
  * @typedef {object} CompareLoadOptions
  * @property {import('../../load/options.js').LoadOptions} load its url holds `$PORT`
  * @property {{ against: string, command: string[] } | { a: string[], b: string[] }} versions
- * @property {number} rounds
+ * @property {number | null} rounds a fixed count of rounds, or null: until the answer is known (stopping.js)
+ * @property {number} precision with rounds null: the half-width of the interval to reach, as a fraction (0.025)
+ * @property {number} maxTimeMs with rounds null: no round starts that would end after this
+ * @property {number | null} failIfSlower the regression gate's percent: exit code 3 when after is slower than that
  * @property {boolean} fresh
+ * @property {boolean} pin run the apps and the load on CPUs of their own, where the system allows
  * @property {boolean} flame profile each side, for the CPU differential
  * @property {number} listenTimeoutMs
  * @property {number} stopGraceMs
@@ -47,11 +54,24 @@ import { observeRun } from '../../commands/observed-run.js'
  * @typedef {object} SideRun what one start of one side gave
  * @property {number} round
  * @property {LoadResult[]} loads the loads that count
+ * @property {number | null} cpuMs the CPU time the app used during the loads that count
+ * @property {boolean} warmingUp it ended (or was to go on) before its load that counts began
  * @property {import('../../commands/observed-run.js').ObservedRun} run
  *
  * @typedef {import('./types.js').CompareLoadResult} CompareLoadResult
  *
  * @typedef {{ profile: import('../../cpu-profile/cpuprofile.js').CpuProfile, requests: number, cwd: string }} CpuSide
+ *
+ * @typedef {object} CpuPlan which CPUs the apps and the load generator run on (lists like `0-3`)
+ * @property {string} apps
+ * @property {string} generator
+ * @property {string} all what this process could run on before
+ *
+ * @typedef {object} RoundsRun
+ * @property {Record<Side, SideRun[]>} sides every start of each side
+ * @property {CpuPlan | null} cpus
+ * @property {import('./stopping.js').StopReason | null} stopped why the rounds ended; null when a side failed or the run was stopped
+ * @property {number} elapsedMs
  */
 
 /**
@@ -79,15 +99,37 @@ export async function runCompareLoad (options, io) {
     }
     const startedAt = new Date().toISOString()
     const folder = createRunFolder(options.out, 'compare')
-    const sides = options.fresh ? await freshRounds(options, versions, folder, io) : await warmRounds(options, versions, folder, io)
-    const done = finish(options, versions, folder, sides, io)
+    const startedMs = Date.now()
+    // The apps on one half of the CPUs, the load on the other: the two versions meet the same CPUs.
+    const cpus = options.pin && !options.fresh ? cpuPlan() : null
+    if (cpus) pinProcesses([process.pid], cpus.generator)
+    let rounds
+    try {
+      rounds = options.fresh ? await freshRounds(options, versions, folder, io) : await warmRounds(options, versions, folder, cpus, io)
+    } finally {
+      if (cpus) pinProcesses([process.pid], cpus.all)
+    }
+    const done = finish(options, versions, folder, { ...rounds, cpus, elapsedMs: Date.now() - startedMs }, io)
     // What `dyno report` needs to render the folder again, from compare.json.
     const title = `${versions.before.label} → ${versions.after.label}`
-    writeMeta(folder, { ...fileRunMeta('compare', { title, source: join(folder, FILES.result), cwd: io.cwd, options: { rounds: options.rounds, fresh: options.fresh, flame: options.flame } }), node: process.version, startedAt })
+    writeMeta(folder, { ...fileRunMeta('compare', { title, source: join(folder, FILES.result), cwd: io.cwd, options: { rounds: options.rounds, precision: options.precision, maxTimeMs: options.maxTimeMs, failIfSlower: options.failIfSlower, fresh: options.fresh, flame: options.flame } }), node: process.version, startedAt })
     return done
   } finally {
     await tree?.remove()
   }
+}
+
+/**
+ * Half the CPUs this process may use for the load generator, the other half
+ * for the apps; null with fewer than two, or where they cannot be chosen.
+ * @returns {CpuPlan | null}
+ */
+function cpuPlan () {
+  const all = allowedCpus()
+  const cpus = all === null ? [] : cpusOf(all)
+  if (all === null || cpus.length < 2) return null
+  const half = Math.floor(cpus.length / 2)
+  return { generator: cpus.slice(0, half).join(','), apps: cpus.slice(half).join(','), all }
 }
 
 /**
@@ -122,72 +164,160 @@ function commandVersions (commands, cwd) {
  * same code differ by a few percent for good (how the JIT went, where the
  * heap landed): a pair kept for every round would take that for a change.
  * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
- * @param {string} folder @param {import('../../commands/io.js').CommandIO} io
- * @returns {Promise<Record<Side, SideRun[]>>}
+ * @param {string} folder @param {CpuPlan | null} cpus where the apps and the load go, when pinned
+ * @param {import('../../commands/io.js').CommandIO} io
+ * @returns {Promise<Omit<RoundsRun, 'elapsedMs' | 'cpus'>>}
  */
-async function warmRounds (options, versions, folder, io) {
+async function warmRounds (options, versions, folder, cpus, io) {
   /** @type {Record<Side, SideRun[]>} */
   const sides = { before: [], after: [] }
-  for (const [i, order] of roundOrder(options.rounds).entries()) {
-    if (io.signal?.aborted) break
-    const turns = new Turns([...order, ...order])
-    /** @param {Side} side */
+  const startedMs = Date.now()
+  const plan = roundPlan(options.load)
+  for (let i = 0; !io.signal?.aborted; i++) {
+    const reason = stopReason(comparedRounds(sides, options.rounds), { started: i, elapsedMs: Date.now() - startedMs }, options)
+    if (reason) return { sides, stopped: reason }
+    const pair = new PairRound(roundOrder(i), plan)
+    /** @param {Side} side @returns {Promise<SideRun>} */
     const observeSide = async (side) => {
       const stop = linkedAbort(io.signal)
+      /** @type {number | null} */
+      let cpuAtStart = null
       try {
         const run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), { ...io, signal: stop.signal }, {
           // Both apps run at once: each needs a port of its own.
           env: { ...io.env, PORT: '0' },
-          loadRounds: 2,
-          onRound: async (round, _agent, loads) => {
-            if (round > 0) turns.done()
-            if (round === 2) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(/** @type {LoadResult} */ (loads.at(-1))) })
-            if (round < 2 && !await turns.wait(side)) stop.abort('compare')
+          nextLoad: async (round, agent, loads) => {
+            if (round === 1 && cpus) pinProcesses(agent.pids(), cpus.apps)
+            if (round > 1) {
+              const cpuNow = processesCpuMs(agent.pids())
+              const cpuMs = cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null
+              pair.done(side, /** @type {LoadResult} */ (loads.at(-1)), cpuMs)
+              const counted = pair.counted[side].load
+              if (counted && counted === loads.at(-1)) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(counted, cpuMs) })
+            }
+            const next = await pair.turn(side)
+            cpuAtStart = processesCpuMs(agent.pids())
+            return next
           }
         })
-        return { run, round: i + 1, loads: run.observed.loads.slice(1) }
+        const { load, cpuMs } = pair.counted[side]
+        return { run, round: i + 1, loads: load ? [load] : [], cpuMs, warmingUp: pair.lastStep[side] !== 'counted' }
       } finally {
         // This side can go no further: the other does not wait for it.
-        turns.close()
+        pair.close()
         stop.dispose()
       }
     }
-    const pair = await settleBoth(observeSide('before'), observeSide('after'))
-    sides.before.push(pair[0])
-    sides.after.push(pair[1])
-    if (sideFailure(pair[0], versions.before.label, 2) || sideFailure(pair[1], versions.after.label, 2)) break
+    // The side that goes first starts its app first.
+    const [first, second] = roundOrder(i)
+    let runs
+    try {
+      runs = await settleBoth(observeSide(first), observeSide(second))
+    } catch (err) {
+      // Stopped while the pair started: the round did not run, and that is no failure.
+      if (io.signal?.aborted) break
+      throw err
+    }
+    sides[first].push(runs[0])
+    sides[second].push(runs[1])
+    if (sideFailure(sides.before[i], versions.before.label) || sideFailure(sides.after[i], versions.after.label)) break
+    progress(options, sides, i + 1, startedMs, io)
   }
-  return sides
+  return { sides, stopped: null }
 }
 
 /**
  * Each load on an app started for it, one app at a time.
  * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
  * @param {string} folder @param {import('../../commands/io.js').CommandIO} io
- * @returns {Promise<Record<Side, SideRun[]>>}
+ * @returns {Promise<Omit<RoundsRun, 'elapsedMs' | 'cpus'>>}
  */
 async function freshRounds (options, versions, folder, io) {
   /** @type {Record<Side, SideRun[]>} */
   const sides = { before: [], after: [] }
-  for (const [i, order] of roundOrder(options.rounds).entries()) {
-    for (const side of order) {
-      if (io.signal?.aborted) return sides
-      const run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), io, { env: io.env, loadRounds: 1 })
+  const startedMs = Date.now()
+  for (let i = 0; !io.signal?.aborted; i++) {
+    const reason = stopReason(comparedRounds(sides, options.rounds), { started: i, elapsedMs: Date.now() - startedMs }, options)
+    if (reason) return { sides, stopped: reason }
+    for (const side of roundOrder(i)) {
+      if (io.signal?.aborted) return { sides, stopped: null }
+      /** @type {number | null} */
+      let cpuAtStart = null
+      /** @type {number | null} */
+      let cpuMs = null
+      let run
+      try {
+        run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), io, {
+          env: io.env,
+          loadRounds: 1,
+          onRound: async (round, agent) => {
+            const cpuNow = processesCpuMs(agent.pids())
+            if (round === 0) cpuAtStart = cpuNow
+            else cpuMs = cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null
+          }
+        })
+      } catch (err) {
+        // Stopped while the app started: no failure.
+        if (io.signal?.aborted) return { sides, stopped: null }
+        throw err
+      }
       const load = run.observed.loads[0]
-      if (load) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(load) })
-      const start = { run, round: i + 1, loads: run.observed.loads }
+      if (load) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(load, cpuMs) })
+      const start = { run, round: i + 1, loads: run.observed.loads, cpuMs, warmingUp: false }
       sides[side].push(start)
-      if (sideFailure(start, versions[side].label, 1)) return sides
+      if (sideFailure(start, versions[side].label)) return { sides, stopped: null }
     }
+    progress(options, sides, i + 1, startedMs, io)
   }
-  return sides
+  return { sides, stopped: null }
+}
+
+/**
+ * After each round: where the interval of requests per second stands, for the progress line.
+ * @param {CompareLoadOptions} options @param {Record<Side, SideRun[]>} sides @param {number} started
+ * @param {number} startedMs @param {import('../../commands/io.js').CommandIO} io
+ */
+function progress (options, sides, started, startedMs, io) {
+  const rounds = comparedRounds(sides, options.rounds)
+  const interval = requestsInterval(rounds)
+  io.onEvent?.({
+    type: 'compare-progress',
+    started,
+    compared: rounds.length,
+    rounds: options.rounds,
+    elapsedMs: Date.now() - startedMs,
+    maxTimeMs: options.maxTimeMs,
+    precision: options.precision,
+    requests: interval ? { ratio: Math.exp(interval.mean), low: Math.exp(interval.low), high: Math.exp(interval.high) } : null
+  })
+}
+
+/**
+ * The rounds both sides completed, with what each measured. A load cut
+ * short (the app ended, Ctrl-C) is kept in rounds.json but not compared.
+ * @param {Record<Side, SideRun[]>} sides @param {number | null} fixed the fixed count of rounds, if any
+ * @returns {import('./load-rounds.js').Round[]}
+ */
+function comparedRounds (sides, fixed) {
+  const completed = (/** @type {SideRun[]} */ runs) => new Map(runs.flatMap((s) => {
+    const load = s.loads.find((l) => !l.interrupted)
+    return load ? [[s.round, roundFigures(load, s.cpuMs)]] : []
+  }))
+  const before = completed(sides.before)
+  const after = completed(sides.after)
+  const count = Math.max(sides.before.length, sides.after.length, fixed ?? 0)
+  return Array.from({ length: count }, (_, i) => i).flatMap((i) => {
+    const b = before.get(i + 1)
+    const a = after.get(i + 1)
+    return b && a ? [{ order: roundOrder(i), before: b, after: a }] : []
+  })
 }
 
 /**
  * One start of one side, observed as dyno flame observes an app.
  * @param {CompareLoadOptions} options @param {Version} version @param {string} folder
  * @param {import('../../commands/io.js').CommandIO} io
- * @param {{ env: NodeJS.ProcessEnv, loadRounds: number, onRound?: import('../../observe/observe.js').ObserveHooks['onRound'] }} how
+ * @param {{ env: NodeJS.ProcessEnv, loadRounds?: number, onRound?: import('../../observe/observe.js').ObserveHooks['onRound'], nextLoad?: import('../../observe/observe.js').ObserveHooks['nextLoad'] }} how
  */
 async function startSide (options, version, folder, io, how) {
   mkdirSync(folder)
@@ -206,6 +336,7 @@ async function startSide (options, version, folder, io, how) {
       options: { side: version.label },
       loadRounds: how.loadRounds,
       onRound: how.onRound,
+      nextLoad: how.nextLoad,
       folder
     })
   } catch (err) {
@@ -223,26 +354,20 @@ function labelled (err, label) {
 
 /**
  * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
- * @param {string} folder @param {Record<Side, SideRun[]>} sides @param {import('../../commands/io.js').CommandIO} io
+ * @param {string} folder @param {RoundsRun} run @param {import('../../commands/io.js').CommandIO} io
  * @returns {{ result: CompareLoadResult, exitCode: number }}
  */
-function finish (options, versions, folder, sides, io) {
-  // A round is compared when both sides completed its load; a load cut short (the app ended,
-  // Ctrl-C) is kept in rounds.json but not compared.
-  const all = { before: sides.before.flatMap((s) => s.loads), after: sides.after.flatMap((s) => s.loads) }
-  const completed = (/** @type {SideRun[]} */ runs) => new Map(runs.map((s) => [s.round, s.loads.find((l) => !l.interrupted)]))
-  const before = completed(sides.before)
-  const after = completed(sides.after)
-  const rounds = roundOrder(options.rounds).flatMap((order, i) => {
-    const b = before.get(i + 1)
-    const a = after.get(i + 1)
-    return b && a ? [{ order, before: roundFigures(b), after: roundFigures(a) }] : []
-  })
-  writeJson(folder, FILES.rounds, all)
-  const { comparisons, totals } = compareLoadRounds(rounds)
+function finish (options, versions, folder, { sides, stopped, cpus, elapsedMs }, io) {
+  const rounds = comparedRounds(sides, options.rounds)
+  // Every load that counted, round by round: the slices of a warm round, the one load of a fresh one.
+  const loadsOf = (/** @type {SideRun[]} */ runs) => runs.map((s) => ({ round: s.round, cpuMs: s.cpuMs, loads: s.loads }))
+  writeJson(folder, FILES.rounds, { before: loadsOf(sides.before), after: loadsOf(sides.after) })
+  const { comparisons, totals } = compareLoadRounds(rounds, { sequential: options.rounds === null })
   const interrupted = io.signal?.aborted ? String(io.signal.reason ?? 'SIGINT') : null
-  const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label, options.fresh ? 1 : 2)).find(Boolean)).find(Boolean) ??
+  const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label)).find(Boolean)).find(Boolean) ??
     (comparisons.length === 0 && rounds.length > 0 && !interrupted ? nothingCompared(totals) : null)
+  const requests = comparisons.find((c) => c.name === 'requests')
+  const gate = options.failIfSlower !== null && requests ? slowerGate([requests], options.failIfSlower) : null
   const describe = (/** @type {Version} */ v) => ({ label: v.label, command: v.command, commit: v.commit })
   /** @type {CompareLoadResult} */
   const result = {
@@ -250,16 +375,19 @@ function finish (options, versions, folder, sides, io) {
     kind: 'load',
     folder,
     versions: { before: describe(versions.before), after: describe(versions.after) },
-    settings: { url: displayUrl(options.load.url), rounds: options.rounds, fresh: options.fresh },
+    settings: { url: displayUrl(options.load.url), rounds: options.rounds, precision: options.precision, maxTimeMs: options.maxTimeMs, failIfSlower: options.failIfSlower, fresh: options.fresh, cpus: cpus && { apps: cpus.apps, load: cpus.generator } },
     comparisons,
     totals,
     rounds,
+    stopped,
+    elapsedMs,
+    gate,
     flame: options.flame ? flameDiff(folder, sides, versions) : null,
     interrupted,
     failure
   }
   writeJson(folder, FILES.result, compareLoadJson(result))
-  const exitCode = failure ? failure.exitCode : interrupted ? signalExitCode(interrupted) : 0
+  const exitCode = failure ? failure.exitCode : interrupted ? signalExitCode(interrupted) : gate?.failed ? exitCodeOf('DYNO_SLOWER') : 0
   return { result, exitCode }
 }
 
@@ -275,15 +403,14 @@ function nothingCompared (totals) {
 /**
  * Why a side's start went wrong, in one line: the app never listened, the
  * load failed, or the app ended before its loads were done.
- * @param {SideRun} side @param {string} label @param {number} loads how many it was to run
+ * @param {SideRun} side @param {string} label
  * @returns {DynoError | null}
  */
-function sideFailure ({ run, round }, label, loads) {
+function sideFailure ({ run, round, loads, warmingUp }, label) {
   if (run.failure) return /** @type {DynoError} */ (labelled(run.failure, `${label} (round ${round})`))
-  const done = run.observed.loads.filter((l) => !l.interrupted).length
-  if (run.observed.interrupted === null && !run.end.stoppedByDyno && done < loads) {
-    const during = run.observed.loads.length > done
-    const warmingUp = loads === 2 && done === 0
+  const done = loads.filter((l) => !l.interrupted).length
+  if (run.observed.interrupted === null && !run.end.stoppedByDyno && done === 0) {
+    const during = run.observed.loads.some((l) => l.interrupted)
     const values = { version: label, how: run.end.how, round }
     if (during) return dynoError(warmingUp ? 'DYNO_APP_ENDED.duringWarmUp' : 'DYNO_APP_ENDED.during', values)
     return dynoError(warmingUp ? 'DYNO_APP_ENDED.betweenWarmUp' : 'DYNO_APP_ENDED.between', values)

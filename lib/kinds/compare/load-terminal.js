@@ -20,20 +20,26 @@ export function renderLoadComparison (result, { style }) {
   const { before, after } = result.versions
   const name = (/** @type {typeof before} */ v) => `${v.label}${v.commit ? ` (${v.commit.slice(0, 10)})` : ''}: ${v.command.join(' ')}`
   const out = [`before  ${name(before)}`, `after   ${name(after)}`]
-  const kind = result.settings.fresh ? 'each load on a cold start' : 'each on a fresh pair warmed up by one load (not counted)'
+  const cpus = result.settings.cpus
+  const kind = result.settings.fresh
+    ? 'each load on a cold start'
+    : `each on a fresh pair side by side, warmed up until its rates settled (not counted), then loaded at the same time${cpus ? `, the apps on CPU ${cpus.apps} and the load on CPU ${cpus.load}` : ''}`
   const compared = result.comparisons[0]?.rounds ?? 0
-  out.push(style.dim(`${compared} of ${result.settings.rounds} rounds compared, ${kind}, the order alternating (before after, after before, …)`))
+  const started = Math.max(compared, result.settings.rounds ?? 0, result.rounds.length)
+  const order = result.settings.fresh ? ', the order alternating (before after, after before, …)' : ''
+  out.push(style.dim(`${compared} of ${started} rounds compared in ${seconds(result.elapsedMs)}${stopText(result)}, ${kind}${order}`))
   if (result.comparisons.length === 0) {
     const silent = (/** @type {const} */ (['before', 'after'])).filter((side) => result.totals[side].completed === 0)
     out.push(style.yellow(`No round could be compared${silent.length > 0 ? `: ${silent.join(' and ')} answered no request` : ''}; no ratio, no verdict.`))
   } else {
     const rows = [['Stat', 'before', 'after', 'after / before (95% CI)', 'p', 'Verdict']]
     for (const c of result.comparisons) {
-      const format = c.name === 'requests' ? (/** @type {number} */ n) => `${rateText(n)} req/s` : milliseconds
-      rows.push([c.name === 'requests' ? 'Requests/sec' : `Latency ${c.name}`, format(c.before), format(c.after), Number.isFinite(c.low) ? ratioText(c) : times(c.ratio), pValue(c.p), c.verdict])
+      rows.push([METRIC_LABELS[c.name] ?? c.name, FORMATS[c.name]?.(c.before) ?? String(c.before), FORMATS[c.name]?.(c.after) ?? String(c.after), Number.isFinite(c.low) ? ratioText(c) : times(c.ratio), pValue(c.p), c.verdict])
     }
     out.push(table(rows, style))
     out.push(sentence(result, style))
+    const detectable = detectableText(result)
+    if (detectable) out.push(detectable)
   }
   for (const side of /** @type {const} */ (['before', 'after'])) {
     const t = result.totals[side]
@@ -42,6 +48,54 @@ export function renderLoadComparison (result, { style }) {
   if (compared > 0 && compared < 3) out.push(style.yellow('fewer than 3 rounds compared: the interval is wide; run more --rounds'))
   if (result.flame) out.push('', renderFlameDiff(result.flame.diff, { style }).trimEnd(), style.dim(`Differential flamegraph: ${result.flame.html}`))
   return out.join('\n') + '\n'
+}
+
+/** What the table calls each metric. */
+const METRIC_LABELS = /** @type {Record<string, string>} */ ({ requests: 'Requests/sec', p50: 'Latency p50', p99: 'Latency p99', cpu: 'CPU per request' })
+
+/** How each metric's figures are written. */
+const FORMATS = /** @type {Record<string, (n: number) => string>} */ ({
+  requests: (n) => `${rateText(n)} req/s`,
+  p50: milliseconds,
+  p99: milliseconds,
+  cpu: (n) => milliseconds(n)
+})
+
+/** Why the rounds ended, said after their count. @param {CompareLoadResult} result */
+function stopText (result) {
+  const { precision, failIfSlower } = result.settings
+  switch (result.stopped) {
+    case 'precise': return ` (the interval reached ±${percentText(precision)})`
+    case 'clear': return ' (the change known to within a quarter of its size)'
+    case 'gate': return ` (the --fail-if-slower ${failIfSlower}% gate settled)`
+    case 'time': return ` (--max-time ${seconds(result.settings.maxTimeMs)} reached before the interval was within ±${percentText(precision)})`
+    default: return ''
+  }
+}
+
+/**
+ * The smallest change in requests per second this run would have found, 4 times in 5.
+ * @param {CompareLoadResult} result
+ */
+function detectableText (result) {
+  const requests = result.comparisons.find((c) => c.name === 'requests')
+  if (!requests) return null
+  if (requests.detectable === null) return 'This run was too short to find any change: run more rounds.'
+  const size = percentText(requests.detectable)
+  return requests.verdict === 'indistinguishable'
+    ? `Indistinguishable: a change of ${size} or more in requests per second would have been found (4 times in 5).`
+    : `This run would have found a change of ${size} or more in requests per second (4 times in 5).`
+}
+
+/** 0.025 → "2.5%" @param {number} fraction */
+function percentText (fraction) {
+  const p = fraction * 100
+  return `${p >= 10 ? Math.round(p) : Number(p.toPrecision(2))}%`
+}
+
+/** @param {number} ms */
+function seconds (ms) {
+  return ms >= 120000 ? `${Number((ms / 60000).toFixed(1))} min` : `${Math.round(ms / 1000)} s`
 }
 
 /**
@@ -53,7 +107,7 @@ function sentence (result, style) {
   const [requests, ...latencies] = result.comparisons
   const interval = Number.isFinite(requests.low) ? ` (${times(requests.low)}–${times(requests.high)})` : ''
   const parts = [`${times(requests.ratio)} the requests per second${interval}`]
-  for (const l of latencies) parts.push(`${l.name} ${times(l.ratio)}`)
+  for (const l of latencies) parts.push(`${l.name === 'cpu' ? 'CPU per request' : l.name} ${times(l.ratio)}`)
   const verdict = requests.verdict === 'indistinguishable'
     ? 'the two cannot be told apart on throughput at 95%'
     : `${result.versions.after.label} is ${requests.verdict} on throughput`
@@ -63,9 +117,22 @@ function sentence (result, style) {
 
 /**
  * One line per load as the rounds go, for stderr.
- * @param {{ side: string, label: string, round: number, rounds: number, figures: import('./load-rounds.js').RoundFigures }} event
+ * @param {{ side: string, label: string, round: number, rounds: number | null, figures: import('./load-rounds.js').RoundFigures }} event
  */
 export function roundLine (event) {
-  const round = event.round === 0 ? 'warm-up' : `round ${event.round}/${event.rounds}`
-  return `${round.padEnd(`round ${event.rounds}/${event.rounds}`.length)}  ${event.side.padEnd(6)}  ${rateText(event.figures.requestsPerSecond)} req/s  p50 ${milliseconds(event.figures.p50)}  p99 ${milliseconds(event.figures.p99)}\n`
+  const round = event.round === 0 ? 'warm-up' : event.rounds === null ? `round ${event.round}` : `round ${event.round}/${event.rounds}`
+  const cpu = event.figures.cpuPerRequest === null ? '' : `  CPU ${milliseconds(event.figures.cpuPerRequest)}/req`
+  return `${round.padEnd(10)}  ${event.side.padEnd(6)}  ${rateText(event.figures.requestsPerSecond)} req/s  p50 ${milliseconds(event.figures.p50)}  p99 ${milliseconds(event.figures.p99)}${cpu}\n`
+}
+
+/**
+ * After each round: the interval of requests per second so far, against the precision wanted and the time left.
+ * @param {{ started: number, rounds: number | null, elapsedMs: number, maxTimeMs: number, precision: number, requests: { ratio: number, low: number, high: number } | null }} event
+ * @param {Style} style
+ */
+export function progressLine (event, style) {
+  const r = event.requests
+  const where = r ? `requests/sec ${times(r.ratio)} (${times(r.low)}–${times(r.high)}), ±${percentText(Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio))}` : 'requests/sec: no interval yet'
+  const target = event.rounds === null ? ` of ±${percentText(event.precision)} wanted, ${seconds(event.elapsedMs)} of at most ${seconds(event.maxTimeMs)}` : ''
+  return style.dim(`after round ${event.started}: ${where}${target}`) + '\n'
 }

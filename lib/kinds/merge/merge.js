@@ -1,5 +1,4 @@
-import { decodeHistogram, createHistogram } from '../../load/histogram.js'
-import { SCHEMA_VERSION, latencySummary, round, sampleStats } from '../../load/summary.js'
+import { SCHEMA_VERSION, mergedLatency, round, sampleStats } from '../../load/summary.js'
 import { sum } from '../../stats/describe.js'
 
 /**
@@ -90,12 +89,6 @@ export function mergeResults (parts) {
   const end = Math.max(...results.map((r) => startOf(r) + r.duration * 1000))
   const seconds = (end - start) / 1000
 
-  const histogram = createHistogram()
-  for (const part of parts) histogram.add(part.histogram ?? decodeHistogram(part.result.latency.histogram.data))
-  const answered = results.filter((r) => r.requests.completed > 0)
-  const minUs = answered.length ? Math.min(...answered.map((r) => r.latency.min * 1000)) : 0
-  const maxUs = answered.length ? Math.max(...answered.map((r) => r.latency.max * 1000)) : 0
-
   const completed = sum(results.map((r) => r.requests.completed))
   const bytes = sum(results.map((r) => r.bytes.total))
   /** @type {Record<string, number>} */
@@ -131,7 +124,7 @@ export function mergeResults (parts) {
       average: seconds > 0 ? round(bytes / seconds, 0) : 0,
       perSecond: sampleStats(onWallClock(results, start, (r) => r.bytes.perSecond.samples))
     },
-    latency: latencySummary(histogram, minUs, maxUs),
+    latency: mergedLatency(results, parts.map((p) => p.histogram)),
     statusCodes,
     non2xx: sum(results.map((r) => r.non2xx)),
     errors,

@@ -1,9 +1,9 @@
 import { copyFile, mkdir } from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { checkout } from '../../checkout.js'
-import { COMPARISON_SCHEMA_VERSION } from '../../stats/comparison.js'
+import { COMPARISON_SCHEMA_VERSION, slowerGate } from '../../stats/comparison.js'
 import { compareVersions } from './versions.js'
-import { dynoError } from '../../errors.js'
+import { dynoError, exitCodeOf } from '../../errors.js'
 import { runVersions } from '../../micro/versions.js'
 import { benchmarkFile, caseFailures, failuresExitCode, interruptedExitCode } from './command.js'
 
@@ -55,6 +55,8 @@ export async function runMicroAgainst (options, io) {
     }
     const comparisons = reports.flatMap((r) => compareVersions(r, r.file))
     const failures = reports.flatMap((r) => failuresOf(r, tree.ref))
+    // ops/sec: higher is faster.
+    const gate = typeof options.failIfSlower === 'number' ? slowerGate(comparisons, options.failIfSlower) : null
     /** @type {AgainstResult} */
     const result = {
       schemaVersion: COMPARISON_SCHEMA_VERSION,
@@ -66,9 +68,11 @@ export async function runMicroAgainst (options, io) {
       settings: options.settings,
       comparisons,
       files: reports,
-      failures
+      failures,
+      gate
     }
-    return { result, exitCode: io.signal?.aborted ? interruptedExitCode(io.signal) : failuresExitCode(failures) }
+    const exitCode = io.signal?.aborted ? interruptedExitCode(io.signal) : failures.length > 0 ? failuresExitCode(failures) : gate?.failed ? exitCodeOf('DYNO_SLOWER') : 0
+    return { result, exitCode }
   } finally {
     await tree.remove()
   }

@@ -6,6 +6,7 @@ import { DEFAULTS, QUICK, microSettings } from '../../micro/settings.js'
 import { failureLine, renderMicroFile, roundLine } from './terminal.js'
 import { createStyle } from '../../report/style.js'
 import { renderVersions } from './against-terminal.js'
+import { gateLine } from '../../report/gate-line.js'
 import { parseFlags } from '../../cli/flags.js'
 import { interruptSignal } from '../../cli/io.js'
 
@@ -28,7 +29,8 @@ export const command = /** @type {const} */ ({
     { name: 'timeout', type: 'duration', default: DEFAULTS.timeout, placeholder: 'seconds', description: 'stop a case\'s process that takes longer than this to answer: load and warm up, or one slice (a case that never settles)' },
     { name: 'json', short: 'j', type: 'boolean', description: 'print one JSON document with every sample instead of the report' },
     { name: 'save', short: 's', type: 'string', placeholder: 'name', description: 'also add the JSON document to the runs saved as .dyno/micro/<name>.json, for dyno compare' },
-    { name: 'against', type: 'string', placeholder: 'git ref', description: 'compare each case with its version at this git ref (a temporary checkout), both in the same rounds: faster, slower or indistinguishable' }
+    { name: 'against', type: 'string', placeholder: 'git ref', description: 'compare each case with its version at this git ref (a temporary checkout), both in the same rounds: faster, slower or indistinguishable' },
+    { name: 'fail-if-slower', type: 'number', max: 99, placeholder: 'percent', description: 'with --against: exit with code 3 when a case is slower than at the ref by more than this with 95% confidence' }
   ],
   examples: [
     'dyno micro examples/micro/divide-by-and-sum.js',
@@ -51,6 +53,7 @@ export async function run (argv, io) {
   const interrupt = interruptSignal(io)
   try {
     if (values.against !== undefined) return await against(positionals, settings, values, io, interrupt.signal)
+    if (values['fail-if-slower'] !== undefined) throw dynoError('DYNO_BAD_FLAG.failIfSlowerWithoutAgainst')
     const printer = microPrinter({ stdout: io.stdout, stderr: io.stderr, cwd: io.cwd, json: values.json === true })
     const { result, exitCode } = await runMicro({ files: positionals, settings, save: values.save ?? null }, {
       cwd: io.cwd,
@@ -75,7 +78,7 @@ export async function run (argv, io) {
 async function against (files, settings, values, io, signal) {
   if (values.save !== undefined) throw dynoError('DYNO_BAD_FLAG.saveAndAgainst')
   const showRounds = !values.json && io.stderr.isTTY === true
-  const { result, exitCode } = await runMicroAgainst({ files, settings, against: values.against }, {
+  const { result, exitCode } = await runMicroAgainst({ files, settings, against: values.against, failIfSlower: values['fail-if-slower'] ?? null }, {
     cwd: io.cwd,
     env: io.env,
     signal,
@@ -85,6 +88,7 @@ async function against (files, settings, values, io, signal) {
   if (values.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else io.stdout.write(renderVersions(result, { style: createStyle(io.stdout) }))
   for (const f of result.failures) io.stderr.write(`dyno micro: ${failureLine(f)}\n`)
+  if (result.gate) io.stderr.write(`dyno micro: ${gateLine(result.gate, result.comparisons, createStyle(io.stderr))}\n`)
   return exitCode
 }
 

@@ -25,6 +25,7 @@
  * @property {string[]} files
  * @property {import('../../micro/runner.js').MicroSettings} settings
  * @property {string} against a git ref: branch, tag, commit
+ * @property {number | null} [failIfSlower] the regression gate's percent: exit code 3 when a case is slower than that
  *
  * @typedef {object} AgainstResult what --json prints
  * @property {number} schemaVersion
@@ -37,4 +38,5 @@
  * @property {import('./versions.js').VersionEntry[]} comparisons
  * @property {(Omit<import('../../micro/versions.js').VersionsReport, 'file'> & { file: string })[]} files every process of both versions
  * @property {Failure[]} failures
+ * @property {ReturnType<typeof import('../../stats/comparison.js').slowerGate> | null} gate with --fail-if-slower, its verdict
  */

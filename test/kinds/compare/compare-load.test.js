@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { runDyno, signalWhenPrinted } from '../../helpers/cli.js'
-import { assertFollowsFromLoads } from '../../helpers/compare.js'
+import { assertFollowsFromLoads, assertStopFollows } from '../../helpers/compare.js'
 import { running } from '../../helpers/processes.js'
 import { cpuBurnRepository } from '../../helpers/repositories.js'
 
@@ -64,11 +64,11 @@ test('--against: the working tree against a commit, each from its own checkout, 
   assert.match(run.stdout, /^before {2}HEAD \([0-9a-f]{10}\): node server\.js$/m)
   assert.match(run.stdout, /^after {3}working tree: node server\.js$/m)
   // The table and the sentence give one verdict; which, a short run on a busy machine may not tell (test/timing/compare.test.js).
-  const table = /│ Requests\/sec │ .* │ (faster|slower|indistinguishable) +│/.exec(run.stdout)
+  const table = /│ Requests\/sec +│ .* │ (faster|slower|indistinguishable) +│/.exec(run.stdout)
   assert.ok(table, run.stdout)
-  const sentence = /^after: [\d.]+x the requests per second \([\d.]+x–[\d.]+x\), p50 [\d.]+x, p99 [\d.]+x; (working tree is (faster|slower) on throughput|the two cannot be told apart on throughput at 95%)\.$/m.exec(run.stdout)
+  const sentence = /^after: [\d.]+x the requests per second \([\d.]+x–[\d.]+x\), p50 [\d.]+x, p99 [\d.]+x(, CPU per request [\d.]+x)?; (working tree is (faster|slower) on throughput|the two cannot be told apart on throughput at 95%)\.$/m.exec(run.stdout)
   assert.ok(sentence, run.stdout)
-  assert.equal(sentence[2] ?? 'indistinguishable', table[1])
+  assert.equal(sentence[3] ?? 'indistinguishable', table[1])
   assert.match(run.stderr, /^round 3\/3 +(before|after) /m)
   assert.equal(execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length, 1)
 })
@@ -88,8 +88,8 @@ test('--fresh starts each app anew for each of its loads', async () => {
 test('an app that crashes during its rounds: exit 1, which one and when, nothing left running', async () => {
   const cwd = tempDir('dyno-compare-')
   const pidLog = join(cwd, 'pids')
-  // b crashes at its 45th request: 30 warm it up, so in the load that counts, in round 1.
-  const run = await runDyno(['compare', '--json', '--load', '-c 1 -a 30 http://127.0.0.1:$PORT/', '--rounds', '3', '--a', `node ${WORK} 1`, '--b', `node ${WORK} 1 45`], { cwd, env: { PID_LOG: pidLog }, timeout: 60_000 })
+  // b crashes at its 33rd request: warm-ups of 3 requests take 6 to 30, so in the load that counts, in round 1.
+  const run = await runDyno(['compare', '--json', '--load', '-c 1 -a 30 http://127.0.0.1:$PORT/', '--rounds', '3', '--a', `node ${WORK} 1`, '--b', `node ${WORK} 1 33`], { cwd, env: { PID_LOG: pidLog }, timeout: 60_000 })
   assert.equal(run.code, 1, run.stderr)
   assert.match(run.stderr, /^dyno compare: b: the app crashed: uncaught Error: crashed on purpose \(exit code 1\) during round 1; the rounds before it are compared$/m)
   const doc = JSON.parse(run.stdout)
@@ -111,6 +111,10 @@ test('mistakes get one line and exit 2', async () => {
   await mistake(['--load', LOAD, '--a', 'node x.js', '--b', 'node y.js', '--against', 'HEAD'], /--against and --a\/--b both name the versions/)
   await mistake(['--load', LOAD, '--against', 'HEAD', '--', 'node', 'x.js'], /is not inside a git repository/)
   await mistake(['--load', LOAD, '--rounds', '1', '--a', 'node x.js', '--b', 'node y.js'], /--rounds/)
+  await mistake(['--load', LOAD, '--rounds', '4', '--precision', '1', '--a', 'node x.js', '--b', 'node y.js'], /--rounds fixes how many rounds run, and --precision is for rounds that go on until the answer is known/)
+  await mistake(['--load', LOAD, '--precision', '0', '--a', 'node x.js', '--b', 'node y.js'], /--precision/)
+  await mistake(['--load', LOAD, '--fail-if-slower', '150', '--a', 'node x.js', '--b', 'node y.js'], /--fail-if-slower/)
+  await mistake(['--load', LOAD, '--max-time', 'soon', '--a', 'node x.js', '--b', 'node y.js'], /--max-time/)
   await mistake(['--fresh', 'a.json', 'b.json'], /--fresh goes with --load/)
   await mistake(['--load', '-c 1 -d 1 http://127.0.0.1:3999/', '--a', `node ${WORK}`, '--b', `node ${WORK}`], /the --load URL http:\/\/127\.0\.0\.1:3999\/ names no \$PORT: the two versions listen on ports of their own/)
   await mistake(['--load', LOAD, '--a', 'nosuchcommand-dyno', '--b', `node ${WORK}`], /^dyno compare: a: command not found: nosuchcommand-dyno/m)
@@ -137,7 +141,75 @@ test('Ctrl-C ends the run: the rounds done are compared, both apps stopped, exit
   })
   assert.equal(run.code, 130, run.stderr)
   assert.match(run.stdout, /^[123] of 20 rounds compared/m)
-  assert.match(run.stdout, /│ Requests\/sec │/)
+  assert.match(run.stdout, /│ Requests\/sec +│/)
+  noneRunning(pidLog)
+})
+
+const SHORT = '-c 2 -d 0.3 http://127.0.0.1:$PORT/'
+
+test('without --rounds, rounds go on until the answer is known: four times the work is slower, and why the rounds stopped follows from them', async () => {
+  const cwd = tempDir('dyno-compare-')
+  const pidLog = join(cwd, 'pids')
+  const run = await runDyno(['compare', '--json', '--load', SHORT, '--max-time', '90', '--a', `node ${WORK} 1`, '--b', `node ${WORK} 4`], { cwd, env: { PID_LOG: pidLog }, timeout: 150_000 })
+  assert.equal(run.code, 0, run.stderr)
+  const doc = JSON.parse(run.stdout)
+  assert.equal(doc.settings.rounds, null)
+  assertFollowsFromLoads(doc, doc.rounds.length)
+  assertStopFollows(doc)
+  const { requests, cpu } = byName(run.stdout)
+  assert.equal(requests.verdict, 'slower')
+  assert.ok(requests.detectable > 0, JSON.stringify(requests))
+  // The app's CPU time per request, read from the OS, with an interval of its own.
+  if (process.platform === 'linux') assert.ok(cpu.ratio > 1 && cpu.low <= cpu.ratio && cpu.ratio <= cpu.high, JSON.stringify(cpu))
+  noneRunning(pidLog)
+})
+
+test('--fail-if-slower: four times the work fails the gate with exit 3 and one line; the same app passes it', async () => {
+  const cwd = tempDir('dyno-compare-')
+  const slow = await runDyno(['compare', '--load', SHORT, '--max-time', '90', '--fail-if-slower', '5', '--a', `node ${WORK} 1`, '--b', `node ${WORK} 4`], { cwd, timeout: 150_000 })
+  assert.equal(slow.code, 3, slow.stderr)
+  assert.match(slow.stderr, /^dyno compare: slower by more than 5% with 95% confidence: requests\/sec 0\.\d+x \(0\.\d+x–0\.\d+x\)$/m)
+  assert.match(slow.stdout, /would have found a change of [\d.]+% or more in requests per second/)
+  const same = await runDyno(['compare', '--load', SHORT, '--max-time', '60', '--fail-if-slower', '50', '--a', `node ${WORK} 1`, '--b', `node ${WORK} 1`], { cwd, timeout: 120_000 })
+  assert.equal(same.code, 0, same.stderr)
+  assert.match(same.stderr, /^dyno compare: not slower by more than 50% with 95% confidence: requests\/sec /m)
+})
+
+test('a version that gets slower as the run goes: the gate fails it', async () => {
+  const cwd = tempDir('dyno-compare-')
+  // b does 15% more work at each start, so at each round.
+  const b = `node ${WORK} 1 0 starts=${join(cwd, 'starts')} slower-per-start=1.15`
+  const run = await runDyno(['compare', '--json', '--load', SHORT, '--max-time', '120', '--fail-if-slower', '5', '--a', `node ${WORK} 1`, '--b', b], { cwd, timeout: 180_000 })
+  assert.equal(run.code, 3, run.stderr)
+  const doc = JSON.parse(run.stdout)
+  assert.equal(doc.gate.failed, true)
+  assertStopFollows(doc)
+})
+
+test('a version that crashes in round 7: exit 1, named with its round, the six rounds before compared, nothing left running', async () => {
+  const cwd = tempDir('dyno-compare-')
+  const pidLog = join(cwd, 'pids')
+  const b = `node ${WORK} 1 0 starts=${join(cwd, 'starts')} crash-on-start=7`
+  const run = await runDyno(['compare', '--json', '--load', SHORT, '--max-time', '120', '--a', `node ${WORK} 1`, '--b', b], { cwd, env: { PID_LOG: pidLog }, timeout: 180_000 })
+  assert.equal(run.code, 1, run.stderr)
+  assert.match(run.stderr, /^dyno compare: b: the app crashed: uncaught Error: crashed on purpose \(exit code 1\) (during|between the loads of) round 7( \(warming up\))?; the rounds before it are compared$/m)
+  const doc = JSON.parse(run.stdout)
+  assert.equal(doc.rounds.length, 6)
+  assert.equal(doc.stopped, null)
+  noneRunning(pidLog)
+})
+
+test('Ctrl-C while rounds go on until the answer is known: the rounds done are compared, both apps stopped, exit 130', async () => {
+  const cwd = tempDir('dyno-compare-')
+  const pidLog = join(cwd, 'pids')
+  const run = await runDyno(['compare', '--load', SHORT, '--a', `node ${WORK} 1`, '--b', `node ${WORK} 1`], {
+    cwd,
+    env: { PID_LOG: pidLog },
+    timeout: 60_000,
+    onSpawn: (child) => signalWhenPrinted(child, 'after round 2:', 'SIGINT')
+  })
+  assert.equal(run.code, 130, run.stderr)
+  assert.match(run.stdout, /^[234] of [234] rounds compared in \d+ s,/m)
   noneRunning(pidLog)
 })
 

@@ -6,43 +6,77 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { compareLoadRounds } from '../../../lib/kinds/compare/load-rounds.js'
-import { Turns, roundOrder } from '../../../lib/kinds/compare/turns.js'
+import { PairRound, roundOrder, roundPlan } from '../../../lib/kinds/compare/pair-round.js'
 import { ratioText } from '../../../lib/report/comparison-table.js'
 import { renderLoadComparison } from '../../../lib/kinds/compare/load-terminal.js'
 import { createStyle } from '../../../lib/report/style.js'
 
 test('rounds alternate which version goes first', () => {
-  assert.deepEqual(roundOrder(3), [['before', 'after'], ['after', 'before'], ['before', 'after']])
+  assert.deepEqual([0, 1, 2].map(roundOrder), [['before', 'after'], ['after', 'before'], ['before', 'after']])
 })
 
-test('turns are taken in order, and closing them releases whoever waits', async () => {
-  const turns = new Turns(['before', 'after', 'after', 'before'])
-  /** @type {string[]} */
-  const log = []
+/**
+ * Two sides at a PairRound, each load answering at the rate `rate(side, step)` gives; the steps each took.
+ * @param {PairRound} pair
+ * @param {(side: string, step: number) => number} rate
+ */
+async function takeSteps (pair, rate) {
+  /** @type {string[][]} */
+  const steps = []
   const side = async (/** @type {'before' | 'after'} */ name) => {
-    while (await turns.wait(name)) {
-      log.push(name)
-      await new Promise((resolve) => setImmediate(resolve))
-      turns.done()
+    for (let step = 0; ; step++) {
+      const load = await pair.turn(name)
+      if (!load) return
+      ;(steps[step] ??= []).push(`${name} ${load.duration}`)
+      // The two finish in either order.
+      await new Promise((resolve) => setTimeout(resolve, name === 'before' ? step % 3 : 1))
+      pair.done(name, /** @type {any} */ ({ duration: 1, requests: { completed: rate(name, step) } }), 5)
     }
   }
   await Promise.all([side('after'), side('before')])
-  assert.deepEqual(log, ['before', 'after', 'after', 'before'])
+  return steps
+}
 
-  const closed = new Turns(['before', 'after'])
-  const waiting = closed.wait('after')
-  closed.close()
-  assert.equal(await waiting, false)
+test('a pair warms up at the same time until both rates settle, then takes the load that counts at the same time', async () => {
+  const plan = roundPlan({ url: 'http://127.0.0.1:$PORT/', duration: 2 })
+  assert.equal(plan.warmUp.duration, 0.25)
+  assert.equal(plan.warmUpLoads, 8)
+  // before settles at its third warm-up (100, 200, 205), after at its second (300, 310).
+  const rates = { before: [100, 200, 205], after: [300, 310] }
+  const pair = new PairRound(['after', 'before'], plan)
+  const steps = await takeSteps(pair, (side, step) => rates[/** @type {'before' | 'after'} */ (side)][step] ?? 1000)
+  assert.deepEqual(steps.map((step) => [...step].sort()), [
+    ['after 0.25', 'before 0.25'], ['after 0.25', 'before 0.25'], ['after 0.25', 'before 0.25'], ['after 2', 'before 2']
+  ])
+  assert.equal(pair.counted.before.load?.requests.completed, 1000)
+  assert.equal(pair.counted.after.cpuMs, 5)
+})
+
+test('a warm-up that never settles ends when it has lasted as long as the load that counts', async () => {
+  const pair = new PairRound(['before', 'after'], roundPlan({ url: 'http://127.0.0.1:$PORT/', duration: 1 }))
+  const steps = await takeSteps(pair, (_side, step) => (step % 2 ? 100 : 300))
+  assert.deepEqual(steps.map((s) => s.length), [2, 2, 2, 2, 2])
+  assert.deepEqual([...steps[4]].sort(), ['after 1', 'before 1'])
+})
+
+test('closing a pair releases the side that waits; a load of a number of requests warms up with a tenth of them', async () => {
+  const plan = roundPlan({ url: 'http://127.0.0.1:$PORT/', amount: 500 })
+  assert.equal(plan.warmUp.amount, 50)
+  const pair = new PairRound(['before', 'after'], plan)
+  const waiting = pair.turn('after')
+  pair.close()
+  assert.equal(await waiting, null)
+  assert.equal(await pair.turn('before'), null)
 })
 
 /** @param {number} rps @param {number} p50 @param {number} p99 */
-const figures = (rps, p50, p99) => ({ requestsPerSecond: rps, p50, p99, completed: rps, errors: 0, non2xx: 1 })
+const figures = (rps, p50, p99) => ({ requestsPerSecond: rps, p50, p99, cpuPerRequest: null, completed: rps, errors: 0, non2xx: 1 })
 
 test('each metric is compared round by round; lower latency is faster', () => {
   // The machine drifts from round to round; the after version keeps 20% more throughput within each.
   const drift = [1, 0.8, 1.1, 0.9, 1.05, 0.85]
   const rounds = drift.map((d, i) => ({
-    order: /** @type {import('../../../lib/kinds/compare/turns.js').Side[]} */ (i % 2 ? ['after', 'before'] : ['before', 'after']),
+    order: /** @type {import('../../../lib/kinds/compare/pair-round.js').Side[]} */ (i % 2 ? ['after', 'before'] : ['before', 'after']),
     before: figures(1000 * d, 10 / d, 40 / d),
     after: figures(1200 * d * (1 + (i % 3) / 100), 8 / d, 40 / d * (1 + (i % 2) / 50))
   }))

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
-import { currentCpu, gatherOnOneCpu } from '../../lib/micro/pin.js'
+import { currentCpu, gatherOnOneCpu } from '../../lib/system/cpu-affinity.js'
 
 test('the processes of a round are gathered on one CPU (Linux, with taskset)', async () => {
   // Busy until the test kills them, however long it takes to get there.
