@@ -75,6 +75,12 @@ export function signedBytes (n) {
   return (n > 0 ? '+' : '') + bytes(n)
 }
 
+/** `2.5%`, `7.1%`, `45%`: a fraction as a percentage, two significant digits below 10% @param {number} fraction */
+export function percent (fraction) {
+  const p = fraction * 100
+  return `${p >= 10 ? Math.round(p) : Number(p.toPrecision(2))}%`
+}
+
 /** `2.5s`, `10s` @param {number} s */
 export function seconds (s) {
   return `${trim(s)}s`

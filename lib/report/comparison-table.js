@@ -1,4 +1,4 @@
-import { count, decimal, pValue, times } from '../format.js'
+import { count, decimal, percent, pValue, times } from '../format.js'
 import { table } from './table.js'
 
 /**
@@ -58,5 +58,7 @@ export function verdictLines (entries, subject, style) {
   if (faster.length) lines.push(style.green(`Faster in ${subject}: ${faster.map((e) => `${e.name} (${times(e.ratio)})`).join(', ')}`))
   if (slower.length) lines.push(style.red(`Slower in ${subject}: ${slower.map((e) => `${e.name} (${times(1 / e.ratio)} slower)`).join(', ')}`))
   if (same.length) lines.push(`Cannot be told apart (no significant difference at 95%): ${same.map((e) => e.name).join(', ')}`)
+  const detectable = entries.filter((e) => e.detectable !== null)
+  if (detectable.length) lines.push(style.dim(`The smallest change this measurement would have found, 4 times in 5: ${detectable.map((e) => `${e.name} ${percent(/** @type {number} */ (e.detectable))}`).join(', ')}.`))
   return lines
 }

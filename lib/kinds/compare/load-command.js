@@ -70,6 +70,7 @@ import { observeRun } from '../../commands/observed-run.js'
  * @typedef {object} RoundsRun
  * @property {Record<Side, SideRun[]>} sides every start of each side
  * @property {CpuPlan | null} cpus
+ * @property {import('./pair-round.js').Mode | null} mode how warm rounds loaded the two (null: fresh rounds, or none ran)
  * @property {import('./stopping.js').StopReason | null} stopped why the rounds ended; null when a side failed or the run was stopped
  * @property {number} elapsedMs
  */
@@ -173,10 +174,13 @@ async function warmRounds (options, versions, folder, cpus, io) {
   const sides = { before: [], after: [] }
   const startedMs = Date.now()
   const plan = roundPlan(options.load)
+  /** @type {import('./pair-round.js').Mode | null} decided in the first round, kept for the others */
+  let mode = null
   for (let i = 0; !io.signal?.aborted; i++) {
     const reason = stopReason(comparedRounds(sides, options.rounds), { started: i, elapsedMs: Date.now() - startedMs }, options)
-    if (reason) return { sides, stopped: reason }
-    const pair = new PairRound(roundOrder(i), plan)
+    if (reason) return { sides, stopped: reason, mode }
+    /** @type {PairRound} */
+    const pair = new PairRound(roundOrder(i), plan, mode)
     /** @param {Side} side @returns {Promise<SideRun>} */
     const observeSide = async (side) => {
       const stop = linkedAbort(io.signal)
@@ -220,10 +224,11 @@ async function warmRounds (options, versions, folder, cpus, io) {
     }
     sides[first].push(runs[0])
     sides[second].push(runs[1])
+    mode = pair.mode ?? mode
     if (sideFailure(sides.before[i], versions.before.label) || sideFailure(sides.after[i], versions.after.label)) break
     progress(options, sides, i + 1, startedMs, io)
   }
-  return { sides, stopped: null }
+  return { sides, stopped: null, mode }
 }
 
 /**
@@ -238,9 +243,9 @@ async function freshRounds (options, versions, folder, io) {
   const startedMs = Date.now()
   for (let i = 0; !io.signal?.aborted; i++) {
     const reason = stopReason(comparedRounds(sides, options.rounds), { started: i, elapsedMs: Date.now() - startedMs }, options)
-    if (reason) return { sides, stopped: reason }
+    if (reason) return { sides, stopped: reason, mode: null }
     for (const side of roundOrder(i)) {
-      if (io.signal?.aborted) return { sides, stopped: null }
+      if (io.signal?.aborted) return { sides, stopped: null, mode: null }
       /** @type {number | null} */
       let cpuAtStart = null
       /** @type {number | null} */
@@ -258,18 +263,18 @@ async function freshRounds (options, versions, folder, io) {
         })
       } catch (err) {
         // Stopped while the app started: no failure.
-        if (io.signal?.aborted) return { sides, stopped: null }
+        if (io.signal?.aborted) return { sides, stopped: null, mode: null }
         throw err
       }
       const load = run.observed.loads[0]
       if (load) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(load, cpuMs) })
       const start = { run, round: i + 1, loads: run.observed.loads, cpuMs, warmingUp: false }
       sides[side].push(start)
-      if (sideFailure(start, versions[side].label)) return { sides, stopped: null }
+      if (sideFailure(start, versions[side].label)) return { sides, stopped: null, mode: null }
     }
     progress(options, sides, i + 1, startedMs, io)
   }
-  return { sides, stopped: null }
+  return { sides, stopped: null, mode: null }
 }
 
 /**
@@ -357,7 +362,7 @@ function labelled (err, label) {
  * @param {string} folder @param {RoundsRun} run @param {import('../../commands/io.js').CommandIO} io
  * @returns {{ result: CompareLoadResult, exitCode: number }}
  */
-function finish (options, versions, folder, { sides, stopped, cpus, elapsedMs }, io) {
+function finish (options, versions, folder, { sides, stopped, cpus, mode, elapsedMs }, io) {
   const rounds = comparedRounds(sides, options.rounds)
   // Every load that counted, round by round: the slices of a warm round, the one load of a fresh one.
   const loadsOf = (/** @type {SideRun[]} */ runs) => runs.map((s) => ({ round: s.round, cpuMs: s.cpuMs, loads: s.loads }))
@@ -375,7 +380,7 @@ function finish (options, versions, folder, { sides, stopped, cpus, elapsedMs },
     kind: 'load',
     folder,
     versions: { before: describe(versions.before), after: describe(versions.after) },
-    settings: { url: displayUrl(options.load.url), rounds: options.rounds, precision: options.precision, maxTimeMs: options.maxTimeMs, failIfSlower: options.failIfSlower, fresh: options.fresh, cpus: cpus && { apps: cpus.apps, load: cpus.generator } },
+    settings: { url: displayUrl(options.load.url), rounds: options.rounds, precision: options.precision, maxTimeMs: options.maxTimeMs, failIfSlower: options.failIfSlower, fresh: options.fresh, mode, cpus: cpus && { apps: cpus.apps, load: cpus.generator } },
     comparisons,
     totals,
     rounds,

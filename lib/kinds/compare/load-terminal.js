@@ -1,6 +1,7 @@
 import { rateText, ratioText } from '../../report/comparison-table.js'
-import { count, milliseconds, pValue, times } from '../../format.js'
+import { count, duration, milliseconds, percent, pValue, times } from '../../format.js'
 import { renderFlameDiff } from './flame-diff-terminal.js'
+import { SHARED_AT_MOST } from './pair-round.js'
 import { table } from '../../report/table.js'
 
 /**
@@ -23,11 +24,11 @@ export function renderLoadComparison (result, { style }) {
   const cpus = result.settings.cpus
   const kind = result.settings.fresh
     ? 'each load on a cold start'
-    : `each on a fresh pair side by side, warmed up until its rates settled (not counted), then loaded at the same time${cpus ? `, the apps on CPU ${cpus.apps} and the load on CPU ${cpus.load}` : ''}`
+    : `each on a fresh pair side by side, warmed up until its rates settled (not counted), then ${MODE_TEXT[result.settings.mode ?? 'together']}${cpus ? `, the apps on CPU ${cpus.apps} and the load on CPU ${cpus.load}` : ''}`
   const compared = result.comparisons[0]?.rounds ?? 0
   const started = Math.max(compared, result.settings.rounds ?? 0, result.rounds.length)
   const order = result.settings.fresh ? ', the order alternating (before after, after before, …)' : ''
-  out.push(style.dim(`${compared} of ${started} rounds compared in ${seconds(result.elapsedMs)}${stopText(result)}, ${kind}${order}`))
+  out.push(style.dim(`${compared} of ${started} rounds compared in ${duration(result.elapsedMs)}${stopText(result)}, ${kind}${order}`))
   if (result.comparisons.length === 0) {
     const silent = (/** @type {const} */ (['before', 'after'])).filter((side) => result.totals[side].completed === 0)
     out.push(style.yellow(`No round could be compared${silent.length > 0 ? `: ${silent.join(' and ')} answered no request` : ''}; no ratio, no verdict.`))
@@ -45,9 +46,15 @@ export function renderLoadComparison (result, { style }) {
     const t = result.totals[side]
     if (t.errors > 0 || t.non2xx > 0) out.push(style.yellow(`${side}: ${count(t.errors)} errors and ${count(t.non2xx)} non-2xx answers in ${count(t.completed)} requests`))
   }
-  if (compared > 0 && compared < 3) out.push(style.yellow('fewer than 3 rounds compared: the interval is wide; run more --rounds'))
+  if (result.settings.rounds !== null && compared > 0 && compared < 3) out.push(style.yellow('fewer than 3 rounds compared: the interval is wide; run more --rounds'))
   if (result.flame) out.push('', renderFlameDiff(result.flame.diff, { style }).trimEnd(), style.dim(`Differential flamegraph: ${result.flame.html}`))
   return out.join('\n') + '\n'
+}
+
+/** How a warm round loaded the two versions. */
+const MODE_TEXT = {
+  together: 'loaded at the same time',
+  alone: `loaded one at a time (their rates were more than ${SHARED_AT_MOST}x apart: sharing the CPU would have skewed that)`
 }
 
 /** What the table calls each metric. */
@@ -58,17 +65,17 @@ const FORMATS = /** @type {Record<string, (n: number) => string>} */ ({
   requests: (n) => `${rateText(n)} req/s`,
   p50: milliseconds,
   p99: milliseconds,
-  cpu: (n) => milliseconds(n)
+  cpu: milliseconds
 })
 
 /** Why the rounds ended, said after their count. @param {CompareLoadResult} result */
 function stopText (result) {
   const { precision, failIfSlower } = result.settings
   switch (result.stopped) {
-    case 'precise': return ` (the interval reached ±${percentText(precision)})`
+    case 'precise': return ` (the interval reached ±${percent(precision)})`
     case 'clear': return ' (the change known to within a quarter of its size)'
     case 'gate': return ` (the --fail-if-slower ${failIfSlower}% gate settled)`
-    case 'time': return ` (--max-time ${seconds(result.settings.maxTimeMs)} reached before the interval was within ±${percentText(precision)})`
+    case 'time': return ` (--max-time ${duration(result.settings.maxTimeMs)} reached before the interval was within ±${percent(precision)})`
     default: return ''
   }
 }
@@ -81,21 +88,10 @@ function detectableText (result) {
   const requests = result.comparisons.find((c) => c.name === 'requests')
   if (!requests) return null
   if (requests.detectable === null) return 'This run was too short to find any change: run more rounds.'
-  const size = percentText(requests.detectable)
+  const size = percent(requests.detectable)
   return requests.verdict === 'indistinguishable'
     ? `Indistinguishable: a change of ${size} or more in requests per second would have been found (4 times in 5).`
     : `This run would have found a change of ${size} or more in requests per second (4 times in 5).`
-}
-
-/** 0.025 → "2.5%" @param {number} fraction */
-function percentText (fraction) {
-  const p = fraction * 100
-  return `${p >= 10 ? Math.round(p) : Number(p.toPrecision(2))}%`
-}
-
-/** @param {number} ms */
-function seconds (ms) {
-  return ms >= 120000 ? `${Number((ms / 60000).toFixed(1))} min` : `${Math.round(ms / 1000)} s`
 }
 
 /**
@@ -105,7 +101,7 @@ function seconds (ms) {
  */
 function sentence (result, style) {
   const [requests, ...latencies] = result.comparisons
-  const interval = Number.isFinite(requests.low) ? ` (${times(requests.low)}–${times(requests.high)})` : ''
+  const interval = requests.low > 0 && Number.isFinite(requests.high) ? ` (${times(requests.low)}–${times(requests.high)})` : ''
   const parts = [`${times(requests.ratio)} the requests per second${interval}`]
   for (const l of latencies) parts.push(`${l.name === 'cpu' ? 'CPU per request' : l.name} ${times(l.ratio)}`)
   const verdict = requests.verdict === 'indistinguishable'
@@ -132,7 +128,7 @@ export function roundLine (event) {
  */
 export function progressLine (event, style) {
   const r = event.requests
-  const where = r ? `requests/sec ${times(r.ratio)} (${times(r.low)}–${times(r.high)}), ±${percentText(Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio))}` : 'requests/sec: no interval yet'
-  const target = event.rounds === null ? ` of ±${percentText(event.precision)} wanted, ${seconds(event.elapsedMs)} of at most ${seconds(event.maxTimeMs)}` : ''
+  const where = r ? `requests/sec ${times(r.ratio)} (${times(r.low)}–${times(r.high)}), ±${percent(Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio))}` : 'requests/sec: no interval yet'
+  const target = event.rounds === null ? ` of ±${percent(event.precision)} wanted, ${duration(event.elapsedMs)} of at most ${duration(event.maxTimeMs)}` : ''
   return style.dim(`after round ${event.started}: ${where}${target}`) + '\n'
 }

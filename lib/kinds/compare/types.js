@@ -13,8 +13,9 @@
  * @property {'load'} kind
  * @property {string} folder
  * @property {{ before: Omit<Version, 'cwd'>, after: Omit<Version, 'cwd'> }} versions
- * @property {{ url: string, rounds: number | null, precision: number, maxTimeMs: number, failIfSlower: number | null, fresh: boolean, cpus: { apps: string, load: string } | null }} settings
- *   rounds: a fixed count, or null: until the answer was known; cpus: where the apps and the load ran, when pinned
+ * @property {{ url: string, rounds: number | null, precision: number, maxTimeMs: number, failIfSlower: number | null, fresh: boolean, mode: import('./pair-round.js').Mode | null, cpus: { apps: string, load: string } | null }} settings
+ *   rounds: a fixed count, or null: until the answer was known; mode: how warm rounds loaded the two (at the same
+ *   time, or one at a time); cpus: where the apps and the load ran, when pinned
  * @property {ReturnType<typeof import('./load-rounds.js').compareLoadRounds>['comparisons']} comparisons
  * @property {ReturnType<typeof import('./load-rounds.js').compareLoadRounds>['totals']} totals
  * @property {import('./load-rounds.js').Round[]} rounds the rounds both sides completed

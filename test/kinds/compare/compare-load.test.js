@@ -209,7 +209,7 @@ test('Ctrl-C while rounds go on until the answer is known: the rounds done are c
     onSpawn: (child) => signalWhenPrinted(child, 'after round 2:', 'SIGINT')
   })
   assert.equal(run.code, 130, run.stderr)
-  assert.match(run.stdout, /^[234] of [234] rounds compared in \d+ s,/m)
+  assert.match(run.stdout, /^[234] of [234] rounds compared in [\d.]+ s,/m)
   noneRunning(pidLog)
 })
 

@@ -23,18 +23,24 @@ test('rounds alternate which version goes first', () => {
 async function takeSteps (pair, rate) {
   /** @type {string[][]} */
   const steps = []
+  /** @type {string[]} each load as it started, with the loads that ran at that moment */
+  const started = []
+  let running = 0
   const side = async (/** @type {'before' | 'after'} */ name) => {
     for (let step = 0; ; step++) {
       const load = await pair.turn(name)
       if (!load) return
+      running++
       ;(steps[step] ??= []).push(`${name} ${load.duration}`)
+      started.push(`${name} ${load.duration}${running > 1 ? ' together' : ''}`)
       // The two finish in either order.
       await new Promise((resolve) => setTimeout(resolve, name === 'before' ? step % 3 : 1))
+      running--
       pair.done(name, /** @type {any} */ ({ duration: 1, requests: { completed: rate(name, step) } }), 5)
     }
   }
   await Promise.all([side('after'), side('before')])
-  return steps
+  return Object.assign(steps, { started })
 }
 
 test('a pair warms up at the same time until both rates settle, then takes the load that counts at the same time', async () => {
@@ -43,7 +49,7 @@ test('a pair warms up at the same time until both rates settle, then takes the l
   assert.equal(plan.warmUpLoads, 8)
   // before settles at its third warm-up (100, 200, 205), after at its second (300, 310).
   const rates = { before: [100, 200, 205], after: [300, 310] }
-  const pair = new PairRound(['after', 'before'], plan)
+  const pair = new PairRound(['after', 'before'], plan, null)
   const steps = await takeSteps(pair, (side, step) => rates[/** @type {'before' | 'after'} */ (side)][step] ?? 1000)
   assert.deepEqual(steps.map((step) => [...step].sort()), [
     ['after 0.25', 'before 0.25'], ['after 0.25', 'before 0.25'], ['after 0.25', 'before 0.25'], ['after 2', 'before 2']
@@ -52,8 +58,18 @@ test('a pair warms up at the same time until both rates settle, then takes the l
   assert.equal(pair.counted.after.cpuMs, 5)
 })
 
+test('two versions whose rates are more than 1.5x apart once warm are loaded one at a time, and stay so', async () => {
+  const pair = new PairRound(['after', 'before'], roundPlan({ url: 'http://127.0.0.1:$PORT/', duration: 0.5 }), null)
+  const steps = await takeSteps(pair, (side) => (side === 'before' ? 100 : 1000))
+  assert.equal(pair.mode, 'alone')
+  // Two warm-ups together (both settled, 10x apart), then the loads that count, one at a time.
+  assert.deepEqual(steps.started, ['after 0.25', 'before 0.25 together', 'after 0.25', 'before 0.25 together', 'after 0.5', 'before 0.5'])
+  const next = new PairRound(['before', 'after'], roundPlan({ url: 'http://127.0.0.1:$PORT/', duration: 0.5 }), 'alone')
+  assert.deepEqual((await takeSteps(next, () => 100)).started, ['before 0.25', 'after 0.25', 'before 0.25', 'after 0.25', 'before 0.5', 'after 0.5'])
+})
+
 test('a warm-up that never settles ends when it has lasted as long as the load that counts', async () => {
-  const pair = new PairRound(['before', 'after'], roundPlan({ url: 'http://127.0.0.1:$PORT/', duration: 1 }))
+  const pair = new PairRound(['before', 'after'], roundPlan({ url: 'http://127.0.0.1:$PORT/', duration: 1 }), null)
   const steps = await takeSteps(pair, (_side, step) => (step % 2 ? 100 : 300))
   assert.deepEqual(steps.map((s) => s.length), [2, 2, 2, 2, 2])
   assert.deepEqual([...steps[4]].sort(), ['after 1', 'before 1'])
@@ -62,7 +78,7 @@ test('a warm-up that never settles ends when it has lasted as long as the load t
 test('closing a pair releases the side that waits; a load of a number of requests warms up with a tenth of them', async () => {
   const plan = roundPlan({ url: 'http://127.0.0.1:$PORT/', amount: 500 })
   assert.equal(plan.warmUp.amount, 50)
-  const pair = new PairRound(['before', 'after'], plan)
+  const pair = new PairRound(['before', 'after'], plan, null)
   const waiting = pair.turn('after')
   pair.close()
   assert.equal(await waiting, null)
