@@ -60,7 +60,7 @@ const busy = values.busy ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdi
 /** @param {boolean} pinned */
 async function startApp (pinned) {
   const child = spawn(process.execPath, [server], { stdio: ['ignore', 'pipe', 'inherit'] })
-  if (pinned) pinProcesses([/** @type {number} */ (child.pid)], String(cpus.at(-1)))
+  if (pinned) pinProcesses([(child.pid)], String(cpus.at(-1)))
   const [data] = await once(/** @type {import('node:stream').Readable} */ (child.stdout), 'data')
   return { child, pid: /** @type {number} */ (child.pid), port: Number(String(data).trim()) }
 }
@@ -105,7 +105,7 @@ async function round (design, index) {
     b.child.kill()
     if (pinned) pinProcesses([process.pid], all)
   }
-  const [sa, sb] = [/** @type {any} */ (sums.get(a)), /** @type {any} */ (sums.get(b))]
+  const [sa, sb] = [(sums.get(a)), /** @type {any} */ (sums.get(b))]
   return {
     rps: Math.log((sb.requests / sb.duration) / (sa.requests / sa.duration)),
     cpu: Math.log((sb.cpuMs / sb.requests) / (sa.cpuMs / sa.requests))
