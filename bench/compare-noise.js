@@ -56,6 +56,12 @@ const s = require('node:http').createServer((req, res) => {
 const cpus = cpusOf(allowedCpus() ?? '0')
 const all = cpus.join(',')
 const busy = values.busy ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : null
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => {
+    busy?.kill()
+    process.exit(130)
+  })
+}
 
 /** @param {boolean} pinned */
 async function startApp (pinned) {

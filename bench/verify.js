@@ -76,6 +76,12 @@ const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.round(q * (xs.len
 
 // Another process on a CPU for the whole run, as on a shared machine; ended with the run.
 const busy = values.busy ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : null
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => {
+    busy?.kill()
+    process.exit(130)
+  })
+}
 
 try {
   if (parts.has('against')) {

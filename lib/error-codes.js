@@ -395,6 +395,11 @@ export const ERROR_CODES = /** @type {const} */ ({
     meaning: 'dyno heap diff was given snapshots of different processes, whose object ids match by chance',
     message: '{first} and {last} are not snapshots of one process: {share}% of the object ids they share name objects of another kind (in one process almost none do); compare snapshots that one process wrote'
   },
+  DYNO_APP_SILENT: {
+    exitCode: 1,
+    meaning: 'an app dyno compare --load was loading answered no request in a whole round: it hangs, or the URL is wrong for it',
+    message: '{version}: the app answered no request in round {round}; the rounds before it are compared'
+  },
   DYNO_NOTHING_COMPARED: {
     exitCode: 1,
     meaning: 'dyno compare --load ran rounds, and in none did both versions answer: no ratio, no verdict',

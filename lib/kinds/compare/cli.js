@@ -42,7 +42,7 @@ export const command = /** @type {const} */ ({
     { name: 'max-time', type: 'duration', default: DEFAULT_MAX_TIME_S, placeholder: 'duration', description: 'with --load: start no round that would end after this (the verdict then says what the run could have found)' },
     { name: 'fail-if-slower', type: 'number', max: 99, placeholder: 'percent', description: 'exit with code 3 when after is slower than before by more than this with 95% confidence (requests per second, or each benchmark case\'s ops/sec)' },
     { name: 'fresh', type: 'boolean', description: 'with --load: measure each app\'s first load, cold, one app at a time, with the environment as it is (default: a warmed-up pair each round, PORT=0)' },
-    { name: 'pin', type: 'boolean', default: true, description: 'with --load: run both apps on one half of the CPUs and the load on the other, where the system allows (Linux, taskset, 2 CPUs or more)' },
+    { name: 'pin', type: 'boolean', default: true, description: 'with --load: run both apps on one CPU and the load on the others, where the system allows (Linux, taskset, 2 CPUs or more)' },
     { name: 'flame', type: 'boolean', description: 'with --load: profile both versions and show each function\'s CPU time per request, before and after' },
     // Without --on-port, which compare does not take: said of its own flags, not of the observing commands'.
     ...OBSERVING_FLAGS.filter((f) => f.name !== 'load' && f.name !== 'on-port').map((f) => ({ ...f, description: f.description.replace('with --load or --on-port: ', 'with --load: ') }))

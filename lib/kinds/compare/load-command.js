@@ -101,9 +101,9 @@ export async function runCompareLoad (options, io) {
     const startedAt = new Date().toISOString()
     const folder = createRunFolder(options.out, 'compare')
     const startedMs = Date.now()
-    // The apps on one half of the CPUs, the load on the other: the two versions meet the same CPUs.
-    const cpus = options.pin && !options.fresh ? cpuPlan() : null
-    if (cpus) pinProcesses([process.pid], cpus.generator)
+    // Both apps on one CPU, the load on the others: the two versions meet the same moments of one CPU.
+    let cpus = options.pin && !options.fresh ? cpuPlan() : null
+    if (cpus && !pinProcesses([process.pid], cpus.generator)) cpus = null
     let rounds
     try {
       rounds = options.fresh ? await freshRounds(options, versions, folder, io) : await warmRounds(options, versions, folder, cpus, io)
@@ -121,16 +121,15 @@ export async function runCompareLoad (options, io) {
 }
 
 /**
- * Half the CPUs this process may use for the load generator, the other half
- * for the apps; null with fewer than two, or where they cannot be chosen.
+ * The last CPU this process may use for both apps, the others for the load
+ * generator; null with fewer than two, or where they cannot be chosen.
  * @returns {CpuPlan | null}
  */
 function cpuPlan () {
   const all = allowedCpus()
   const cpus = all === null ? [] : cpusOf(all)
   if (all === null || cpus.length < 2) return null
-  const half = Math.floor(cpus.length / 2)
-  return { generator: cpus.slice(0, half).join(','), apps: cpus.slice(half).join(','), all }
+  return { generator: cpus.slice(0, -1).join(','), apps: String(cpus.at(-1)), all }
 }
 
 /**
@@ -159,11 +158,12 @@ function commandVersions (commands, cwd) {
 }
 
 /**
- * Warm rounds: in each, both versions start afresh, side by side, each
- * takes one load to warm up (not counted), then one load that counts, in
- * the round's order. A fresh pair each round, because two processes of the
- * same code differ by a few percent for good (how the JIT went, where the
- * heap landed): a pair kept for every round would take that for a change.
+ * Warm rounds: in each, both versions start afresh, side by side, warm up
+ * and take the load that counts, at the same time or one at a time
+ * (pair-round.js), until the rounds have their answer (stopping.js). A
+ * fresh pair each round, because two processes of the same code differ by a
+ * few percent for good (how the JIT went, where the heap landed): a pair
+ * kept for every round would take that for a change.
  * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
  * @param {string} folder @param {CpuPlan | null} cpus where the apps and the load go, when pinned
  * @param {import('../../commands/io.js').CommandIO} io
@@ -177,7 +177,7 @@ async function warmRounds (options, versions, folder, cpus, io) {
   /** @type {import('./pair-round.js').Mode | null} decided in the first round, kept for the others */
   let mode = null
   for (let i = 0; !io.signal?.aborted; i++) {
-    const reason = stopReason(comparedRounds(sides, options.rounds), { started: i, elapsedMs: Date.now() - startedMs }, options)
+    const reason = stopReason(comparedRounds(sides), { started: i, elapsedMs: Date.now() - startedMs }, options)
     if (reason) return { sides, stopped: reason, mode }
     /** @type {PairRound} */
     const pair = new PairRound(roundOrder(i), plan, mode)
@@ -225,7 +225,7 @@ async function warmRounds (options, versions, folder, cpus, io) {
     sides[first].push(runs[0])
     sides[second].push(runs[1])
     mode = pair.mode ?? mode
-    if (sideFailure(sides.before[i], versions.before.label) || sideFailure(sides.after[i], versions.after.label)) break
+    if (sideFailure(sides.before[i], versions.before.label) || sideFailure(sides.after[i], versions.after.label) || silentRound(sides, i)) break
     progress(options, sides, i + 1, startedMs, io)
   }
   return { sides, stopped: null, mode }
@@ -242,7 +242,7 @@ async function freshRounds (options, versions, folder, io) {
   const sides = { before: [], after: [] }
   const startedMs = Date.now()
   for (let i = 0; !io.signal?.aborted; i++) {
-    const reason = stopReason(comparedRounds(sides, options.rounds), { started: i, elapsedMs: Date.now() - startedMs }, options)
+    const reason = stopReason(comparedRounds(sides), { started: i, elapsedMs: Date.now() - startedMs }, options)
     if (reason) return { sides, stopped: reason, mode: null }
     for (const side of roundOrder(i)) {
       if (io.signal?.aborted) return { sides, stopped: null, mode: null }
@@ -272,6 +272,7 @@ async function freshRounds (options, versions, folder, io) {
       sides[side].push(start)
       if (sideFailure(start, versions[side].label)) return { sides, stopped: null, mode: null }
     }
+    if (silentRound(sides, i)) return { sides, stopped: null, mode: null }
     progress(options, sides, i + 1, startedMs, io)
   }
   return { sides, stopped: null, mode: null }
@@ -283,7 +284,7 @@ async function freshRounds (options, versions, folder, io) {
  * @param {number} startedMs @param {import('../../commands/io.js').CommandIO} io
  */
 function progress (options, sides, started, startedMs, io) {
-  const rounds = comparedRounds(sides, options.rounds)
+  const rounds = comparedRounds(sides)
   const interval = requestsInterval(rounds)
   io.onEvent?.({
     type: 'compare-progress',
@@ -300,18 +301,17 @@ function progress (options, sides, started, startedMs, io) {
 /**
  * The rounds both sides completed, with what each measured. A load cut
  * short (the app ended, Ctrl-C) is kept in rounds.json but not compared.
- * @param {Record<Side, SideRun[]>} sides @param {number | null} fixed the fixed count of rounds, if any
+ * @param {Record<Side, SideRun[]>} sides
  * @returns {import('./load-rounds.js').Round[]}
  */
-function comparedRounds (sides, fixed) {
+function comparedRounds (sides) {
   const completed = (/** @type {SideRun[]} */ runs) => new Map(runs.flatMap((s) => {
     const load = s.loads.find((l) => !l.interrupted)
     return load ? [[s.round, roundFigures(load, s.cpuMs)]] : []
   }))
   const before = completed(sides.before)
   const after = completed(sides.after)
-  const count = Math.max(sides.before.length, sides.after.length, fixed ?? 0)
-  return Array.from({ length: count }, (_, i) => i).flatMap((i) => {
+  return Array.from({ length: Math.max(sides.before.length, sides.after.length) }, (_, i) => i).flatMap((i) => {
     const b = before.get(i + 1)
     const a = after.get(i + 1)
     return b && a ? [{ order: roundOrder(i), before: b, after: a }] : []
@@ -363,14 +363,14 @@ function labelled (err, label) {
  * @returns {{ result: CompareLoadResult, exitCode: number }}
  */
 function finish (options, versions, folder, { sides, stopped, cpus, mode, elapsedMs }, io) {
-  const rounds = comparedRounds(sides, options.rounds)
+  const rounds = comparedRounds(sides)
   // Every load that counted, round by round: the slices of a warm round, the one load of a fresh one.
   const loadsOf = (/** @type {SideRun[]} */ runs) => runs.map((s) => ({ round: s.round, cpuMs: s.cpuMs, loads: s.loads }))
   writeJson(folder, FILES.rounds, { before: loadsOf(sides.before), after: loadsOf(sides.after) })
   const { comparisons, totals } = compareLoadRounds(rounds, { sequential: options.rounds === null })
   const interrupted = io.signal?.aborted ? String(io.signal.reason ?? 'SIGINT') : null
   const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label)).find(Boolean)).find(Boolean) ??
-    (comparisons.length === 0 && rounds.length > 0 && !interrupted ? nothingCompared(totals) : null)
+    (comparisons.length === 0 && rounds.length > 0 && !interrupted ? nothingCompared(totals) : silentFailure(sides, versions))
   const requests = comparisons.find((c) => c.name === 'requests')
   const gate = options.failIfSlower !== null && requests ? slowerGate([requests], options.failIfSlower) : null
   const describe = (/** @type {Version} */ v) => ({ label: v.label, command: v.command, commit: v.commit })
@@ -394,6 +394,27 @@ function finish (options, versions, folder, { sides, stopped, cpus, mode, elapse
   writeJson(folder, FILES.result, compareLoadJson(result))
   const exitCode = failure ? failure.exitCode : interrupted ? signalExitCode(interrupted) : gate?.failed ? exitCodeOf('DYNO_SLOWER') : 0
   return { result, exitCode }
+}
+
+/**
+ * Whether a side of round `index` answered no request in its load: an app
+ * that hangs (or a URL that is wrong for it) would only make more such rounds.
+ * @param {Record<Side, SideRun[]>} sides @param {number} index
+ */
+function silentRound (sides, index) {
+  return [sides.before[index], sides.after[index]].some((s) => s?.loads.some((l) => !l.interrupted && l.requests.completed === 0))
+}
+
+/**
+ * The first round in which a side answered nothing, as a failure.
+ * @param {Record<Side, SideRun[]>} sides @param {{ before: Version, after: Version }} versions
+ */
+function silentFailure (sides, versions) {
+  for (const side of /** @type {Side[]} */ (['before', 'after'])) {
+    const silent = sides[side].find((s) => s.loads.some((l) => !l.interrupted && l.requests.completed === 0))
+    if (silent) return dynoError('DYNO_APP_SILENT', { version: versions[side].label, round: silent.round })
+  }
+  return null
 }
 
 /**

@@ -81,3 +81,30 @@ test('dyno compare reads two dyno load --json results; results of two kinds are 
   assert.equal(mixed.code, 2)
   assert.match(mixed.stderr, /^dyno compare: a\.json is a load result and m\.json a micro result; compare two of a kind\n$/)
 })
+
+test('--fail-if-slower on two saved results: exit 3 and one line when b is slower by more than it allows with 95% confidence, 0 otherwise', async () => {
+  const base = [100, 105, 95, 102, 98, 101, 99, 104, 96, 100].map((x) => x * 1000)
+  const dir = folder({
+    'before.json': savedRuns(microRun(base), microRun(base.map((x) => x * 1.03))),
+    'half.json': microRun(base.map((x) => x / 2)),
+    'same.json': microRun(base)
+  })
+  const slower = await runDyno(['compare', '--fail-if-slower', '10', 'before.json', 'half.json'], { cwd: dir })
+  assert.equal(slower.code, 3, slower.stderr)
+  assert.match(slower.stderr, /^dyno compare: slower by more than 10% with 95% confidence: sum 0\.49x \(0\.\d+x–0\.\d+x\)\n$/)
+  assert.match(slower.stdout, /^The smallest change this measurement would have found, 4 times in 5: sum [\d.]+%\.$/m)
+  const json = JSON.parse((await runDyno(['compare', '--json', '--fail-if-slower', '10', 'before.json', 'half.json'], { cwd: dir })).stdout)
+  assert.deepEqual(json.gate, { percent: 10, failed: true, slower: ['sum'] })
+  assert.equal(typeof json.comparisons[0].detectable, 'number')
+  // Slower by about half, which 60% allows: not slower than that with 95% confidence.
+  const allowed = await runDyno(['compare', '--fail-if-slower', '60', 'before.json', 'half.json'], { cwd: dir })
+  assert.equal(allowed.code, 0, allowed.stderr)
+  assert.match(allowed.stderr, /^dyno compare: not slower by more than 60% with 95% confidence: sum 0\.49x/)
+  const same = await runDyno(['compare', '--fail-if-slower', '5', 'before.json', 'same.json'], { cwd: dir })
+  assert.equal(same.code, 0, same.stderr)
+  for (const bad of ['0', '-3', '100', 'fast']) {
+    const run = await runDyno(['compare', '--fail-if-slower', bad, 'before.json', 'same.json'], { cwd: dir })
+    assert.equal(run.code, 2, `${bad}: ${run.stderr}`)
+    assert.match(run.stderr, /--fail-if-slower/)
+  }
+})

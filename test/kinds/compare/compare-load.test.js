@@ -16,7 +16,7 @@ import { cpuBurnRepository } from '../../helpers/repositories.js'
 
 const WORK = fileURLToPath(new URL('../../fixtures/apps/work-per-request.cjs', import.meta.url))
 const CPU_BURN = fileURLToPath(new URL('../../../examples/cpu-burn/', import.meta.url))
-const LOAD = '-c 4 -d 1 http://127.0.0.1:$PORT/'
+const LOAD = '-c 4 -d 0.5 http://127.0.0.1:$PORT/'
 
 /** @param {string} prefix */
 const tempDir = (prefix) => mkdtempSync(join(tmpdir(), prefix))
@@ -197,6 +197,17 @@ test('a version that crashes in round 7: exit 1, named with its round, the six r
   assert.equal(doc.rounds.length, 6)
   assert.equal(doc.stopped, null)
   noneRunning(pidLog)
+})
+
+test('a version that never answers: exit 1 in its first round, not at --max-time, and named', async () => {
+  const cwd = tempDir('dyno-compare-')
+  const hangs = fileURLToPath(new URL('../../fixtures/apps/async-hangs.cjs', import.meta.url))
+  const run = await runDyno(['compare', '--json', '--load', SHORT, '--a', `node ${WORK} 1`, '--b', `node ${hangs}`], { cwd, timeout: 60_000 })
+  assert.equal(run.code, 1, run.stderr)
+  assert.match(run.stderr, /^dyno compare: b \(round 1\): the target answered none of the \d+ requests sent: \d+ were still waiting for an answer when the run ended$/m)
+  const doc = JSON.parse(run.stdout)
+  assert.deepEqual(doc.comparisons, [])
+  assert.equal(doc.stopped, null)
 })
 
 test('Ctrl-C while rounds go on until the answer is known: the rounds done are compared, both apps stopped, exit 130', async () => {

@@ -22,9 +22,13 @@ test('--against: every case of both versions, side by side round by round; each 
   // That the changed case is found faster, and unchanged code not called different, from one short
   // run on a busy machine: test/timing/micro.test.js.
   const repo = repository()
-  const { code, stdout, stderr } = await runDyno(['micro', ...FAST, '--json', '--against', 'HEAD', 'bench.js'], { cwd: repo.dir, timeout: 120_000 })
-  assert.equal(code, 0, stderr)
+  const { code, stdout, stderr } = await runDyno(['micro', ...FAST, '--json', '--against', 'HEAD', '--fail-if-slower', '50', 'bench.js'], { cwd: repo.dir, timeout: 120_000 })
   const result = JSON.parse(stdout)
+  // The gate judges every case: slower than half with 95% confidence is its whole interval below 0.5.
+  const slower = result.comparisons.filter((/** @type {any} */ c) => c.high < 0.5).map((/** @type {any} */ c) => c.name)
+  assert.deepEqual(result.gate, { percent: 50, failed: slower.length > 0, slower })
+  assert.equal(code, slower.length > 0 ? 3 : 0, stderr)
+  assert.match(stderr, slower.length > 0 ? /^dyno micro: slower by more than 50% with 95% confidence: / : /^dyno micro: not slower by more than 50% with 95% confidence: work [\d.]+x/m)
   assert.equal(result.schemaVersion, 1)
   assert.equal(result.before.ref, 'HEAD')
   assert.match(result.before.commit, /^[0-9a-f]{40}$/)
@@ -40,7 +44,7 @@ test('--against: every case of both versions, side by side round by round; each 
   assert.deepEqual(repo.worktrees(), [])
 })
 
-test('--against refuses, in one line with exit code 2, a folder outside git, a ref that names nothing, and --save', async () => {
+test('--against refuses, in one line with exit code 2, a folder outside git, a ref that names nothing, and --save; --fail-if-slower needs it', async () => {
   const repo = repository()
   const outside = mkdtempSync(join(tmpdir(), 'dyno-no-git-'))
   after(() => rmSync(outside, { recursive: true, force: true }))
@@ -49,7 +53,8 @@ test('--against refuses, in one line with exit code 2, a folder outside git, a r
     [['--against', 'HEAD', 'bench.js'], outside, /is not inside a git repository/],
     [['--against', 'no-such-branch', 'bench.js'], repo.dir, /no commit named "no-such-branch" in /],
     [['--against', '--help=x', 'bench.js'], repo.dir, /"--help=x" is not a git ref/],
-    [['--against', 'HEAD', '--save', 'x', 'bench.js'], repo.dir, /--save keeps runs of one version and --against compares two/]
+    [['--against', 'HEAD', '--save', 'x', 'bench.js'], repo.dir, /--save keeps runs of one version and --against compares two/],
+    [['--fail-if-slower', '5', 'bench.js'], repo.dir, /--fail-if-slower judges a change: it goes with --against <git ref>/]
   ]
   for (const [args, cwd, message] of /** @type {[string[], string, RegExp][]} */ (cases)) {
     const { code, stderr } = await runDyno(['micro', ...args], { cwd })
