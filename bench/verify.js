@@ -19,7 +19,7 @@
  *   node bench/verify.js [--runs 20] [--only against,saved,load] [--busy] [--load-flags '-c 4 …']
  *                        [--compare-flags '--max-time 60'] [-- extra dyno micro flags]
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -152,7 +152,9 @@ require('node:http').createServer((req, res) => {
       const seconds = []
       for (let i = 0; i < runs; i++) {
         const args = ['compare', '--json', '--load', values['load-flags'], ...extraFlags, '--a', 'node server.cjs 40', '--b', `node server.cjs ${passes}`]
-        const result = JSON.parse(String(execFileSync(process.execPath, [dyno, ...args], { cwd: dir, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })))
+        // A gate that fails (exit code 3) or a version that fails (1) still prints its result.
+        const run = spawnSync(process.execPath, [dyno, ...args], { cwd: dir, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
+        const result = JSON.parse(String(run.stdout))
         const c = result.comparisons[0]
         verdicts[c.verdict]++
         seconds.push(result.elapsedMs / 1000)

@@ -44,6 +44,7 @@ export const ERROR_CODES = /** @type {const} */ ({
       unclosedQuote: 'unclosed {quote} in "{text}"',
       onlyWithLoad: '--{flag} goes with --load, which loads two versions of a server; without it dyno compare reads two result files',
       againstAndAB: '--against and --a/--b both name the versions; pass one way',
+      failIfSlowerWithRate: '--fail-if-slower judges requests per second, which -R fixes at its rate; drop -R from --load to gate on throughput',
       failIfSlowerWithoutAgainst: '--fail-if-slower judges a change: it goes with --against <git ref>, or with dyno compare of two saved runs',
       roundsAndPrecision: '--rounds fixes how many rounds run, and --{flag} is for rounds that go on until the answer is known; pass one or the other',
       commandAfterAB: 'with --a and --b, there is no command after --',

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { load } from '../../lib/index.js'
 import { oneSampleTTest } from '../../lib/stats/paired.js'
 import { median } from './measure.js'
-import { treeCpuMs } from '../../lib/system/process-cpu.js'
+import { treeCpuMs } from './process-tree-cpu.js'
 
 /**
  * What a tool costs a server, precisely enough to tell 1% on a shared

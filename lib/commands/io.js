@@ -23,7 +23,6 @@
  *   | { type: 'compare-round', side: 'before' | 'after', label: string, round: number, rounds: number | null, figures: import('../stats/comparison.js').RoundFigures }
  *   | { type: 'compare-progress', started: number, compared: number, rounds: number | null, elapsedMs: number, maxTimeMs: number, precision: number,
  *       requests: { ratio: number, low: number, high: number } | null }} CommandEvent
- * A 'compare-round' event of round 0 is a warm-up load.
  */
 
 /** Exit codes of a run stopped by a signal, as shells report them (128 + the signal's number). */

@@ -10,7 +10,7 @@ import { processV8 } from './v8-summary.js'
  * in each round, the rounds of a group one after another.
  *
  * A round starts one process for each case of the group, which load and warm
- * up together, then gathers them on one CPU (lib/micro/pin.js) and has them
+ * up together, then gathers them on one CPU (lib/system/cpu-affinity.js) and has them
  * take their samples in short slices, one process after the other (A B C,
  * C B A, A B C, ...), so that every case of the round is measured on the same
  * CPU in the same moments of the machine's life. On a shared machine a CPU's

@@ -64,13 +64,16 @@ export function detectableChange (low, high, critical = 1.96) {
 /**
  * The regression gate of --fail-if-slower: which comparisons are slower than
  * `percent` allows, with 95% confidence (the whole interval of the ratio
- * beyond it). Each comparison judged is a throughput (higher is faster).
+ * below 1 - percent), and which cannot tell (their interval reaches past
+ * it, or has no end). Each comparison judged is a throughput (higher is
+ * faster). It fails on the first kind only.
  * @param {ComparisonEntry[]} comparisons
  * @param {number} percent e.g. 5 for 5%
- * @returns {{ percent: number, failed: boolean, slower: string[] }} slower: the names of those beyond it
+ * @returns {{ percent: number, failed: boolean, slower: string[], unsettled: string[] }} names of those comparisons
  */
 export function slowerGate (comparisons, percent) {
   const limit = 1 - percent / 100
   const slower = comparisons.filter((c) => c.high < limit).map((c) => c.name)
-  return { percent, failed: slower.length > 0, slower }
+  const unsettled = comparisons.filter((c) => !(c.high < limit) && !(c.low > limit && Number.isFinite(c.high))).map((c) => c.name)
+  return { percent, failed: slower.length > 0, slower, unsettled }
 }

@@ -15,8 +15,9 @@ import { summarize } from './welch.js'
  * martingale under the null (the likelihood ratio of the scale-invariant
  * reduction of the data), so by Ville's inequality it exceeds 1/alpha at
  * any round with chance at most alpha. Its boundary on |t| has a closed
- * form, so the interval is the t interval with a wider critical value, one
- * that shrinks with n towards (but stays above) the fixed-n one. Pure.
+ * form, so the interval is the t interval with a wider critical value:
+ * infinite before the sixth value, 3.4 at 20 and 3.2 at 50 (the t
+ * quantile: 2.1 and 2.0), slowly growing again past a hundred. Pure.
  *
  * References: Lai (1976), "On confidence sequences"; Pérez-Ortiz, Lardy,
  * de Heide and Grünwald (2024), "E-statistics, group invariance and anytime
@@ -37,9 +38,10 @@ export const MIXTURE_VARIANCE = 0.5
  * @param {number} t @param {number} n @param {number} [g]
  */
 export function bayesFactor (t, n, g = MIXTURE_VARIANCE) {
-  if (!Number.isFinite(t)) return Infinity
   const df = n - 1
   const spread = 1 + n * g
+  // Its limit as |t| grows: values with no spread at all are only so much evidence.
+  if (!Number.isFinite(t)) return Math.pow(spread, df / 2)
   return Math.pow(spread, -0.5) * Math.pow((1 + t * t / df) / (1 + t * t / (df * spread)), (df + 1) / 2)
 }
 
@@ -78,6 +80,6 @@ export function confidenceSequence (values, options = {}) {
   // No spread at all (recorded or synthetic data): a zero mean is no change, any other a certain one.
   const still = se <= Math.abs(mean) * 1e-12 || se === 0
   const t = still ? (mean === 0 ? 0 : Infinity) : mean / se
-  const half = still ? 0 : critical * se
+  const half = still ? (critical === Infinity ? Infinity : 0) : critical * se
   return { n, mean, se, critical, low: mean - half, high: mean + half, p: Math.min(1, 1 / bayesFactor(t, n, g)) }
 }

@@ -19,27 +19,6 @@ export function processesCpuMs (pids) {
   return ms
 }
 
-/**
- * CPU time (ms) used so far by a process and every process under it.
- * @param {number} root a process id
- * @returns {number | null}
- */
-export function treeCpuMs (root) {
-  if (process.platform !== 'linux') return null
-  /** @type {Map<number, number>} */
-  const parents = new Map()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    const fields = statFields(Number(name))
-    if (fields) parents.set(Number(name), Number(fields[1]))
-  }
-  const inTree = (/** @type {number} */ pid) => {
-    for (let p = pid, depth = 0; p > 1 && depth < 64; p = parents.get(p) ?? 0, depth++) if (p === root) return true
-    return false
-  }
-  return processesCpuMs([...parents.keys()].filter(inTree))
-}
-
 /** @param {number} pid */
 function processCpuMs (pid) {
   let threads

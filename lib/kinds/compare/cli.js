@@ -24,12 +24,14 @@ export const command = /** @type {const} */ ({
     'the ratio b/a that allows for this machine\'s drift between runs.',
     '',
     'With --load: the server from the working tree and from a checkout of --against (or the commands',
-    '--a and --b) are loaded in alternating rounds (before after, after before, …) with the same load,',
-    'and compared round by round on requests per second, p50 and p99 latency (paired t-test). Each',
-    'round starts both apps afresh, side by side, each with PORT=0 so each gets a port of its own,',
-    'and warms each with one load not counted; --fresh instead measures each app\'s first load, one',
-    'app at a time. --flame profiles both and shows the CPU time per request each function gained',
-    'or lost.'
+    '--a and --b) are started afresh each round, side by side (PORT=0 each), pinned to one CPU, warmed',
+    'up, and loaded at the same time (one at a time when their rates are over 1.5x apart), and compared',
+    'round by round on requests per second, p50 and p99 latency, and CPU time per request. Rounds go on',
+    'until the 95% interval of the requests-per-second ratio (a confidence sequence, valid however many',
+    'rounds are looked at) is within --precision, or --max-time; --rounds n runs exactly n (paired',
+    't-test). --fail-if-slower makes it a CI gate (exit code 3). --fresh measures each app\'s first load',
+    'instead, one app at a time. --flame profiles both and shows the CPU time per request each',
+    'function gained or lost.'
   ].join('\n'),
   flags: [
     { name: 'json', short: 'j', type: 'boolean', description: 'print the comparison as JSON' },
@@ -105,6 +107,7 @@ async function compareLoad (values, positionals, target, io, given) {
   if (fixed && open) throw dynoError('DYNO_BAD_FLAG.roundsAndPrecision', { flag: open })
   // Without -d or -a, rounds of a second: long enough to warm up and measure, short enough for many pairs.
   const load = await loadFlag(values.load, io, { duration: fixed || values.fresh ? undefined : ROUND_S })
+  if (load.rate !== undefined && values['fail-if-slower'] !== undefined) throw dynoError('DYNO_BAD_FLAG.failIfSlowerWithRate')
   const style = createStyle(io.stdout)
   const interrupt = interruptSignal(io)
   let outcome

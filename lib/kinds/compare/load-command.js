@@ -20,16 +20,17 @@ import { processesCpuMs } from '../../system/process-cpu.js'
 import { observeRun } from '../../commands/observed-run.js'
 
 /**
- * `dyno compare --load`: two versions of a server, loaded in alternating
- * rounds (before then after, after then before, …) with the same load, and
- * compared round by round. The versions are the working tree and a
- * checkout of a git ref (`--against`), or two commands (`--a`, `--b`).
+ * `dyno compare --load`: two versions of a server, loaded with the same load
+ * round after round, and compared round by round, until the rounds have
+ * their answer (stopping.js) or their fixed number. The versions are the
+ * working tree and a checkout of a git ref (`--against`), or two commands
+ * (`--a`, `--b`).
  *
  * Warm rounds (the default) start both apps afresh for each round, side by
- * side, each on a port of its own, give each one load to warm up (not
- * counted), then load them in turn. Fresh rounds (`--fresh`) start each app
- * for its one load, cold, one app at a time. Every load's result stays in
- * the run folder.
+ * side, each on a port of its own, pinned to one CPU, warm them up and load
+ * them at the same time or one at a time (pair-round.js). Fresh rounds
+ * (`--fresh`) start each app for its one load, cold, one app at a time, the
+ * order alternating. Every load that counts stays in the run folder.
  *
  * @typedef {import('./pair-round.js').Side} Side
  * @typedef {import('../../load/summary.js').LoadResult} LoadResult
@@ -71,6 +72,7 @@ import { observeRun } from '../../commands/observed-run.js'
  * @property {Record<Side, SideRun[]>} sides every start of each side
  * @property {CpuPlan | null} cpus
  * @property {import('./pair-round.js').Mode | null} mode how warm rounds loaded the two (null: fresh rounds, or none ran)
+ * @property {DynoError} [failure] a version that could not start, after rounds were done
  * @property {import('./stopping.js').StopReason | null} stopped why the rounds ended; null when a side failed or the run was stopped
  * @property {number} elapsedMs
  */
@@ -102,15 +104,17 @@ export async function runCompareLoad (options, io) {
     const folder = createRunFolder(options.out, 'compare')
     const startedMs = Date.now()
     // Both apps on one CPU, the load on the others: the two versions meet the same moments of one CPU.
-    let cpus = options.pin && !options.fresh ? cpuPlan() : null
-    if (cpus && !pinProcesses([process.pid], cpus.generator)) cpus = null
+    const plan = options.pin && !options.fresh ? cpuPlan() : null
+    /** @type {{ plan: CpuPlan | null, pinned: boolean }} whether every process went where the plan said */
+    const cpus = { plan, pinned: plan !== null && pinProcesses([process.pid], plan.generator) }
     let rounds
     try {
       rounds = options.fresh ? await freshRounds(options, versions, folder, io) : await warmRounds(options, versions, folder, cpus, io)
     } finally {
-      if (cpus) pinProcesses([process.pid], cpus.all)
+      // Some threads may have moved before a failure: all go back.
+      if (plan) pinProcesses([process.pid], plan.all)
     }
-    const done = finish(options, versions, folder, { ...rounds, cpus, elapsedMs: Date.now() - startedMs }, io)
+    const done = finish(options, versions, folder, { ...rounds, cpus: cpus.pinned ? plan : null, elapsedMs: Date.now() - startedMs }, io)
     // What `dyno report` needs to render the folder again, from compare.json.
     const title = `${versions.before.label} → ${versions.after.label}`
     writeMeta(folder, { ...fileRunMeta('compare', { title, source: join(folder, FILES.result), cwd: io.cwd, options: { rounds: options.rounds, precision: options.precision, maxTimeMs: options.maxTimeMs, failIfSlower: options.failIfSlower, fresh: options.fresh, flame: options.flame } }), node: process.version, startedAt })
@@ -165,7 +169,8 @@ function commandVersions (commands, cwd) {
  * few percent for good (how the JIT went, where the heap landed): a pair
  * kept for every round would take that for a change.
  * @param {CompareLoadOptions} options @param {{ before: Version, after: Version }} versions
- * @param {string} folder @param {CpuPlan | null} cpus where the apps and the load go, when pinned
+ * @param {string} folder @param {{ plan: CpuPlan | null, pinned: boolean }} cpus where the apps and the load go,
+ *   and whether they went there (false once a pin failed)
  * @param {import('../../commands/io.js').CommandIO} io
  * @returns {Promise<Omit<RoundsRun, 'elapsedMs' | 'cpus'>>}
  */
@@ -183,24 +188,28 @@ async function warmRounds (options, versions, folder, cpus, io) {
     const pair = new PairRound(roundOrder(i), plan, mode)
     /** @param {Side} side @returns {Promise<SideRun>} */
     const observeSide = async (side) => {
-      const stop = linkedAbort(io.signal)
+      /** @type {number[]} the app's processes, read once: a scan of /proc between loads would hold up the other's */
+      let pids = []
       /** @type {number | null} */
       let cpuAtStart = null
       try {
-        const run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), { ...io, signal: stop.signal }, {
+        const run = await startSide(options, versions[side], join(folder, `${side}-${i + 1}`), io, {
           // Both apps run at once: each needs a port of its own.
           env: { ...io.env, PORT: '0' },
           nextLoad: async (round, agent, loads) => {
-            if (round === 1 && cpus) pinProcesses(agent.pids(), cpus.apps)
+            if (round === 1) {
+              pids = agent.pids()
+              if (cpus.pinned && !pinProcesses(pids, /** @type {CpuPlan} */ (cpus.plan).apps)) cpus.pinned = false
+            }
             if (round > 1) {
-              const cpuNow = processesCpuMs(agent.pids())
+              const cpuNow = processesCpuMs(pids)
               const cpuMs = cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null
               pair.done(side, /** @type {LoadResult} */ (loads.at(-1)), cpuMs)
               const counted = pair.counted[side].load
               if (counted && counted === loads.at(-1)) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(counted, cpuMs) })
             }
             const next = await pair.turn(side)
-            cpuAtStart = processesCpuMs(agent.pids())
+            cpuAtStart = processesCpuMs(pids)
             return next
           }
         })
@@ -209,7 +218,6 @@ async function warmRounds (options, versions, folder, cpus, io) {
       } finally {
         // This side can go no further: the other does not wait for it.
         pair.close()
-        stop.dispose()
       }
     }
     // The side that goes first starts its app first.
@@ -220,7 +228,9 @@ async function warmRounds (options, versions, folder, cpus, io) {
     } catch (err) {
       // Stopped while the pair started: the round did not run, and that is no failure.
       if (io.signal?.aborted) break
-      throw err
+      // A version that could not start after rounds were done: those rounds are still compared.
+      if (i === 0 || !(err instanceof DynoError)) throw err
+      return { sides, stopped: null, mode, failure: err }
     }
     sides[first].push(runs[0])
     sides[second].push(runs[1])
@@ -264,7 +274,8 @@ async function freshRounds (options, versions, folder, io) {
       } catch (err) {
         // Stopped while the app started: no failure.
         if (io.signal?.aborted) return { sides, stopped: null, mode: null }
-        throw err
+        if (i === 0 || !(err instanceof DynoError)) throw err
+        return { sides, stopped: null, mode: null, failure: err }
       }
       const load = run.observed.loads[0]
       if (load) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(load, cpuMs) })
@@ -285,7 +296,7 @@ async function freshRounds (options, versions, folder, io) {
  */
 function progress (options, sides, started, startedMs, io) {
   const rounds = comparedRounds(sides)
-  const interval = requestsInterval(rounds)
+  const interval = requestsInterval(rounds, { sequential: options.rounds === null })
   io.onEvent?.({
     type: 'compare-progress',
     started,
@@ -362,14 +373,14 @@ function labelled (err, label) {
  * @param {string} folder @param {RoundsRun} run @param {import('../../commands/io.js').CommandIO} io
  * @returns {{ result: CompareLoadResult, exitCode: number }}
  */
-function finish (options, versions, folder, { sides, stopped, cpus, mode, elapsedMs }, io) {
+function finish (options, versions, folder, { sides, stopped, cpus, mode, failure: startFailure, elapsedMs }, io) {
   const rounds = comparedRounds(sides)
   // Every load that counted, round by round: the slices of a warm round, the one load of a fresh one.
   const loadsOf = (/** @type {SideRun[]} */ runs) => runs.map((s) => ({ round: s.round, cpuMs: s.cpuMs, loads: s.loads }))
   writeJson(folder, FILES.rounds, { before: loadsOf(sides.before), after: loadsOf(sides.after) })
   const { comparisons, totals } = compareLoadRounds(rounds, { sequential: options.rounds === null })
   const interrupted = io.signal?.aborted ? String(io.signal.reason ?? 'SIGINT') : null
-  const failure = (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label)).find(Boolean)).find(Boolean) ??
+  const failure = startFailure ?? (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label)).find(Boolean)).find(Boolean) ??
     (comparisons.length === 0 && rounds.length > 0 && !interrupted ? nothingCompared(totals) : silentFailure(sides, versions))
   const requests = comparisons.find((c) => c.name === 'requests')
   const gate = options.failIfSlower !== null && requests ? slowerGate([requests], options.failIfSlower) : null
@@ -402,7 +413,12 @@ function finish (options, versions, folder, { sides, stopped, cpus, mode, elapse
  * @param {Record<Side, SideRun[]>} sides @param {number} index
  */
 function silentRound (sides, index) {
-  return [sides.before[index], sides.after[index]].some((s) => s?.loads.some((l) => !l.interrupted && l.requests.completed === 0))
+  return [sides.before[index], sides.after[index]].some((s) => s && answeredNothing(s))
+}
+
+/** @param {SideRun} side its load ran to its end and had no answer */
+function answeredNothing (side) {
+  return side.loads.some((l) => !l.interrupted && l.requests.completed === 0)
 }
 
 /**
@@ -411,7 +427,7 @@ function silentRound (sides, index) {
  */
 function silentFailure (sides, versions) {
   for (const side of /** @type {Side[]} */ (['before', 'after'])) {
-    const silent = sides[side].find((s) => s.loads.some((l) => !l.interrupted && l.requests.completed === 0))
+    const silent = sides[side].find(answeredNothing)
     if (silent) return dynoError('DYNO_APP_SILENT', { version: versions[side].label, round: silent.round })
   }
   return null
@@ -486,21 +502,4 @@ async function settleBoth (a, b) {
   if (ra.status === 'rejected') throw ra.reason
   if (rb.status === 'rejected') throw rb.reason
   return [ra.value, rb.value]
-}
-
-/**
- * An AbortController that also aborts, with the same reason, when `parent` does.
- * @param {AbortSignal | undefined} parent
- */
-function linkedAbort (parent) {
-  const controller = new AbortController()
-  const onAbort = () => controller.abort(parent?.reason)
-  if (parent?.aborted) onAbort()
-  else parent?.addEventListener('abort', onAbort, { once: true })
-  return {
-    signal: controller.signal,
-    /** @param {string} reason */
-    abort: (reason) => controller.abort(reason),
-    dispose: () => parent?.removeEventListener('abort', onAbort)
-  }
 }

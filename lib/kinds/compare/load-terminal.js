@@ -5,9 +5,10 @@ import { SHARED_AT_MOST } from './pair-round.js'
 import { table } from '../../report/table.js'
 
 /**
- * dyno compare --load's terminal report: the two versions, the rounds, one
- * table (requests per second, p50, p99 with after / before and its 95%
- * interval) and one sentence.
+ * dyno compare --load's terminal report: the two versions, the rounds and
+ * why they stopped, one table (requests per second, p50, p99 and CPU per
+ * request, with after / before and its 95% interval), one sentence, and the
+ * smallest change the run could have found.
  *
  * @typedef {import('../../report/style.js').Style} Style
  * @typedef {import('./types.js').CompareLoadResult} CompareLoadResult
@@ -116,7 +117,7 @@ function sentence (result, style) {
  * @param {{ side: string, label: string, round: number, rounds: number | null, figures: import('./load-rounds.js').RoundFigures }} event
  */
 export function roundLine (event) {
-  const round = event.round === 0 ? 'warm-up' : event.rounds === null ? `round ${event.round}` : `round ${event.round}/${event.rounds}`
+  const round = event.rounds === null ? `round ${event.round}` : `round ${event.round}/${event.rounds}`
   const cpu = event.figures.cpuPerRequest === null ? '' : `  CPU ${milliseconds(event.figures.cpuPerRequest)}/req`
   return `${round.padEnd(10)}  ${event.side.padEnd(6)}  ${rateText(event.figures.requestsPerSecond)} req/s  p50 ${milliseconds(event.figures.p50)}  p99 ${milliseconds(event.figures.p99)}${cpu}\n`
 }

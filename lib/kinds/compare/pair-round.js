@@ -29,6 +29,8 @@
  * @property {LoadOptions} load the load that counts
  * @property {LoadOptions} warmUp one warm-up load
  * @property {number} warmUpLoads at most, per version
+ * @property {boolean} timed the load lasts a duration; one of a number of requests cannot share the CPU fairly
+ *   (the cheaper version finishes first, and the other then has the CPU alone), so its versions go one at a time
  *
  * @typedef {{ sides: Side[], counts: boolean }} Step
  */
@@ -64,10 +66,10 @@ export const SHARED_AT_MOST = 1.5
 export function roundPlan (load) {
   if (load.duration === undefined || !Number.isFinite(load.duration)) {
     const amount = Math.max(1, Math.ceil((load.amount ?? 1) / 10))
-    return { load, warmUp: { ...load, amount }, warmUpLoads: 10 }
+    return { load, warmUp: { ...load, amount }, warmUpLoads: 10, timed: false }
   }
   const duration = Math.min(WARM_UP_LOAD_S, load.duration)
-  return { load, warmUp: { ...load, duration }, warmUpLoads: Math.max(MIN_WARM_UP_LOADS, Math.round(load.duration / duration)) }
+  return { load, warmUp: { ...load, duration }, warmUpLoads: Math.max(MIN_WARM_UP_LOADS, Math.round(load.duration / duration)), timed: true }
 }
 
 export class PairRound {
@@ -81,7 +83,7 @@ export class PairRound {
     this.order = order
     this.plan = plan
     /** @type {Mode | null} */
-    this.mode = mode
+    this.mode = mode ?? (plan.timed ? null : 'alone')
     /** @type {Step[]} the steps to come, the next first */
     this.queue = this.steps(false)
     /** @type {Step | null} */

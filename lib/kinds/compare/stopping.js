@@ -1,14 +1,17 @@
 import { confidenceSequence } from '../../stats/sequential.js'
+import { oneSampleTTest } from '../../stats/paired.js'
 import { logRatios } from './load-rounds.js'
 
 /**
  * When dyno compare --load has its answer. Rounds go on until the interval
  * of the requests-per-second ratio is as narrow as --precision asks, or
  * knows the change to within a quarter of its size (a change of 2x needs no
- * ±2.5%), or has settled the --fail-if-slower gate either way, or another
- * round would pass --max-time. The interval is a confidence sequence, so
- * looking after every round costs nothing in false alarms. With --rounds,
- * the count is fixed and none of this applies. Pure.
+ * ±2.5%), or another round would pass --max-time. With --fail-if-slower,
+ * the answer is the gate's instead: the rounds go on until the interval
+ * lies wholly on one side of its limit (a narrow interval that still
+ * straddles it has not answered), or --max-time. The interval is a
+ * confidence sequence, so looking after every round costs nothing in false
+ * alarms. With --rounds, the count is fixed and none of this applies. Pure.
  *
  * @typedef {import('./load-rounds.js').Round} Round
  *
@@ -48,26 +51,29 @@ export const DEFAULT_MAX_TIME_S = 180
 export function stopReason (rounds, run, settings) {
   if (settings.rounds !== null) return run.started >= settings.rounds ? 'rounds' : null
   const interval = requestsInterval(rounds)
-  if (interval) {
+  if (interval && settings.failIfSlower !== null) {
+    const limit = Math.log(1 - settings.failIfSlower / 100)
+    if (interval.high < limit || interval.low > limit) return 'gate'
+  } else if (interval) {
     const half = (interval.high - interval.low) / 2
     if (half <= Math.log1p(settings.precision)) return 'precise'
     if (half <= Math.abs(interval.mean) / 4) return 'clear'
-    if (settings.failIfSlower !== null) {
-      const limit = Math.log(1 - settings.failIfSlower / 100)
-      if (interval.high < limit || interval.low > limit) return 'gate'
-    }
   }
   const perRound = run.started > 0 ? run.elapsedMs / run.started : 0
   return run.elapsedMs + perRound > settings.maxTimeMs ? 'time' : null
 }
 
 /**
- * The confidence sequence of the log ratio of requests per second, over the
- * rounds both sides answered; null while it is unbounded.
+ * The interval of the log ratio of requests per second, over the rounds
+ * both sides answered: the confidence sequence, or with a fixed number of
+ * rounds the t interval the verdict will use; null while it is unbounded.
  * @param {Round[]} rounds
+ * @param {{ sequential?: boolean }} [options] true unless told otherwise
+ * @returns {{ mean: number, low: number, high: number } | null}
  */
-export function requestsInterval (rounds) {
+export function requestsInterval (rounds, options = {}) {
   const both = rounds.filter((r) => r.before.requestsPerSecond > 0 && r.after.requestsPerSecond > 0)
-  const cs = confidenceSequence(logRatios(both.map((r) => r.before.requestsPerSecond), both.map((r) => r.after.requestsPerSecond)))
-  return Number.isFinite(cs.low) && Number.isFinite(cs.high) ? cs : null
+  const logs = logRatios(both.map((r) => r.before.requestsPerSecond), both.map((r) => r.after.requestsPerSecond))
+  const interval = options.sequential === false ? oneSampleTTest(logs) : confidenceSequence(logs)
+  return Number.isFinite(interval.low) && Number.isFinite(interval.high) ? interval : null
 }

@@ -31,8 +31,9 @@ async function takeSteps (pair, rate) {
       const load = await pair.turn(name)
       if (!load) return
       running++
-      ;(steps[step] ??= []).push(`${name} ${load.duration}`)
-      started.push(`${name} ${load.duration}${running > 1 ? ' together' : ''}`)
+      const size = load.duration ?? `${load.amount} requests`
+      ;(steps[step] ??= []).push(`${name} ${size}`)
+      started.push(`${name} ${size}${running > 1 ? ' together' : ''}`)
       // The two finish in either order.
       await new Promise((resolve) => setTimeout(resolve, name === 'before' ? step % 3 : 1))
       running--
@@ -75,9 +76,17 @@ test('a warm-up that never settles ends when it has lasted as long as the load t
   assert.deepEqual([...steps[4]].sort(), ['after 1', 'before 1'])
 })
 
-test('closing a pair releases the side that waits; a load of a number of requests warms up with a tenth of them', async () => {
+test('a load of a number of requests warms up with a tenth of them, one version at a time', async () => {
   const plan = roundPlan({ url: 'http://127.0.0.1:$PORT/', amount: 500 })
   assert.equal(plan.warmUp.amount, 50)
+  // Sharing the CPU, the cheaper version would finish first and leave the other the CPU alone.
+  const pair = new PairRound(['before', 'after'], plan, null)
+  assert.equal(pair.mode, 'alone')
+  assert.deepEqual((await takeSteps(pair, () => 100)).started, ['before 50 requests', 'after 50 requests', 'before 50 requests', 'after 50 requests', 'before 500 requests', 'after 500 requests'])
+})
+
+test('closing a pair releases the side that waits', async () => {
+  const plan = roundPlan({ url: 'http://127.0.0.1:$PORT/', duration: 1 })
   const pair = new PairRound(['before', 'after'], plan, null)
   const waiting = pair.turn('after')
   pair.close()
