@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import { setTimeout as delay } from 'node:timers/promises'
 import { isAbsolute, join, relative } from 'node:path'
 import { checkout } from '../../checkout.js'
 import { COMPARISON_SCHEMA_VERSION, slowerGate } from '../../stats/comparison.js'
@@ -124,6 +125,9 @@ export async function runCompareLoad (options, io) {
   }
 }
 
+/** The longest wait, after a load, for the requests it left in flight. */
+const MAX_DRAIN_MS = 1000
+
 /**
  * The last CPU this process may use for both apps, the others for the load
  * generator; null with fewer than two, or where they cannot be chosen.
@@ -204,9 +208,12 @@ async function warmRounds (options, versions, folder, cpus, io) {
             if (round > 1) {
               const cpuNow = processesCpuMs(pids)
               const cpuMs = cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null
-              pair.done(side, /** @type {LoadResult} */ (loads.at(-1)), cpuMs)
+              const last = /** @type {LoadResult} */ (loads.at(-1))
+              pair.done(side, last, cpuMs)
               const counted = pair.counted[side].load
-              if (counted && counted === loads.at(-1)) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(counted, cpuMs) })
+              if (counted && counted === last) io.onEvent?.({ type: 'compare-round', side, label: versions[side].label, round: i + 1, rounds: options.rounds, figures: roundFigures(counted, cpuMs) })
+              // The requests a load left in flight are still being served: the next load's CPU time is its own.
+              else await delay(Math.min(MAX_DRAIN_MS, last.latency.max))
             }
             const next = await pair.turn(side)
             cpuAtStart = processesCpuMs(pids)
