@@ -229,7 +229,7 @@ export function helpText (command) {
   lines.push('', 'Flags:')
   flags.forEach((flag, i) => {
     let text = flag.description
-    if (flag.default !== undefined && flag.default !== false) text += ` (default: ${flag.default})`
+    if (flag.default !== undefined && flag.type !== 'boolean') text += ` (default: ${flag.default})`
     if (flag.type === 'boolean' && flag.default === true) text += ` (default: on; --no-${flag.name} turns it off)`
     if (flag.multiple) text += ' (repeatable)'
     lines.push(`  ${left[i].padEnd(width)}${text}`)

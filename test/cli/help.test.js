@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { runDyno } from '../helpers/cli.js'
+import { helpText } from '../../lib/cli/flags.js'
 
 test('dyno help <command> prints that command\'s help', async () => {
   for (const name of ['micro', 'load']) {
@@ -31,4 +32,10 @@ test('dyno --help lists every command with a line that says what it does', async
   assert.match(lines.heap, /heap diff/)
   assert.match(lines.doctor, /under load/)
   assert.match(lines.report, /run folder/)
+})
+
+test('a flag that is on by default says so once, with how to turn it off', () => {
+  const text = helpText({ name: 'x', usage: 'dyno x', summary: 'x', flags: [{ name: 'pin', type: 'boolean', default: true, description: 'pin things' }] })
+  assert.match(text, /--pin +pin things \(default: on; --no-pin turns it off\)$/m)
+  assert.doesNotMatch(text, /default: true/)
 })
