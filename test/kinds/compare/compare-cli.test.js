@@ -94,7 +94,7 @@ test('--fail-if-slower on two saved results: exit 3 and one line when b is slowe
   assert.match(slower.stderr, /^dyno compare: slower by more than 10% with 95% confidence: sum 0\.49x \(0\.\d+x–0\.\d+x\)\n$/)
   assert.match(slower.stdout, /^The smallest change this measurement would have found, 4 times in 5: sum [\d.]+%\.$/m)
   const json = JSON.parse((await runDyno(['compare', '--json', '--fail-if-slower', '10', 'before.json', 'half.json'], { cwd: dir })).stdout)
-  assert.deepEqual(json.gate, { percent: 10, failed: true, slower: ['sum'] })
+  assert.deepEqual(json.gate, { percent: 10, failed: true, slower: ['sum'], unsettled: [] })
   assert.equal(typeof json.comparisons[0].detectable, 'number')
   // Slower by about half, which 60% allows: not slower than that with 95% confidence.
   const allowed = await runDyno(['compare', '--fail-if-slower', '60', 'before.json', 'half.json'], { cwd: dir })
