@@ -43,11 +43,7 @@ export function oneSampleTTest (differences, confidence = 0.95) {
  */
 export function compareRounds (a, b, options = {}) {
   const alpha = options.alpha ?? 0.05
-  const logRatios = []
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] > 0 && b[i] > 0) logRatios.push(Math.log(b[i] / a[i]))
-  }
-  const test = oneSampleTTest(logRatios, 1 - alpha)
+  const test = oneSampleTTest(logRatios(a, b), 1 - alpha)
   const significant = test.p < alpha
   return {
     ratio: Math.exp(test.mean),
@@ -59,4 +55,17 @@ export function compareRounds (a, b, options = {}) {
     critical: test.critical,
     rounds: test.n
   }
+}
+
+/**
+ * log(b[i] / a[i]) for each round where both are positive; the others are left out.
+ * @param {ArrayLike<number>} a @param {ArrayLike<number>} b
+ * @returns {number[]}
+ */
+export function logRatios (a, b) {
+  const logs = []
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] > 0 && b[i] > 0) logs.push(Math.log(b[i] / a[i]))
+  }
+  return logs
 }

@@ -1,4 +1,4 @@
-import { compareRounds } from '../../stats/paired.js'
+import { compareRounds, logRatios } from '../../stats/paired.js'
 import { confidenceSequence } from '../../stats/sequential.js'
 import { comparisonEntry } from '../../stats/comparison.js'
 
@@ -82,7 +82,7 @@ export function compareLoadRounds (rounds, options = {}) {
  * The ratio after / before and its confidence sequence, from the per-round log ratios.
  * @param {number[]} before @param {number[]} after both positive, round by round
  */
-export function sequentialTest (before, after) {
+function sequentialTest (before, after) {
   const cs = confidenceSequence(logRatios(before, after))
   return {
     ratio: Math.exp(cs.mean),
@@ -93,11 +93,6 @@ export function sequentialTest (before, after) {
     critical: cs.critical,
     rounds: cs.n
   }
-}
-
-/** @param {number[]} before @param {number[]} after */
-export function logRatios (before, after) {
-  return before.map((b, i) => Math.log(after[i] / b))
 }
 
 /**

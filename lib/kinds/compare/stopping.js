@@ -1,6 +1,5 @@
 import { confidenceSequence } from '../../stats/sequential.js'
-import { oneSampleTTest } from '../../stats/paired.js'
-import { logRatios } from './load-rounds.js'
+import { logRatios, oneSampleTTest } from '../../stats/paired.js'
 
 /**
  * When dyno compare --load has its answer. Rounds go on until the interval
