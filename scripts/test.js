@@ -21,7 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { coverageByArea, renderCoverage } from './coverage.js'
+import { coverageByArea, renderCoverage, suitePassed } from './coverage.js'
 import { testFiles } from './test-files.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -36,12 +36,13 @@ const selection = args.filter((a) => !a.startsWith('--'))
  * @param {string[]} commandArgs
  * @param {NodeJS.ProcessEnv} [env]
  * @param {boolean} [informative] a failure is information, not a failure of npm test
+ * @param {(status: number | null) => boolean} [passed] what the exit code means
  */
-function step (title, command, commandArgs, env = process.env, informative = false) {
+function step (title, command, commandArgs, env = process.env, informative = false, passed = (status) => status === 0) {
   process.stdout.write(`\n── ${title}\n`)
   const started = Date.now()
   const { status, error } = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env })
-  const ok = status === 0 && !error
+  const ok = passed(status) && !error
   process.stdout.write(`── ${title}: ${ok ? 'ok' : informative ? 'failed (information only)' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`)
   return ok
 }
@@ -62,11 +63,12 @@ const timingReports = []
  * @param {string[]} testArgs
  * @param {NodeJS.ProcessEnv} [env]
  * @param {string[]} [reports] where its failing tests go
+ * @param {(status: number | null) => boolean} [passed] what the exit code means
  */
-function suite (title, node, reporterArgs, testArgs, env, reports = failureReports) {
+function suite (title, node, reporterArgs, testArgs, env, reports = failureReports, passed = undefined) {
   const specFile = join(failuresDir, `${failureReports.length + timingReports.length}.txt`)
   const args = ['--test', ...reporterArgs, '--test-reporter=spec', `--test-reporter-destination=${specFile}`, ...testArgs]
-  const ok = step(title, node, args, env, reports === timingReports)
+  const ok = step(title, node, args, env, reports === timingReports, passed)
   if (!ok && existsSync(specFile)) reports.push(`── ${title}\n${failingTests(readFileSync(specFile, 'utf8'))}`)
   return ok
 }
@@ -112,14 +114,17 @@ if (selection.length === 0) {
 // The full run measures line coverage on this Node: every process the tests
 // start (dyno's CLI, profiled apps, workers) inherits it.
 const coverageDir = selection.length === 0 ? mkdtempSync(join(tmpdir(), 'dyno-coverage-')) : null
-const coverageFile = coverageDir && join(coverageDir, 'files.json')
+const reportFile = coverageDir && join(coverageDir, 'report.json')
 // Two test files at a time, as on the other lines below.
-const currentReporter = coverageFile
+const currentReporter = reportFile
   ? ['--test-concurrency=2', '--experimental-test-coverage', `--test-reporter=${join(root, 'scripts', 'test-reporter.js')}`, '--test-reporter-destination=stdout']
   : [`--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout']
-const currentEnv = coverageFile ? { ...process.env, DYNO_COVERAGE_FILE: coverageFile } : process.env
+const currentEnv = reportFile ? { ...process.env, DYNO_TEST_REPORT_FILE: reportFile } : process.env
+/** @returns {import('./coverage.js').TestRunReport | null} */
+const runReport = () => reportFile && existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : null
 if (fileArgs.length > 0) {
-  results.push([`tests on Node ${process.versions.node}`, suite(`tests on Node ${process.versions.node}`, process.execPath, currentReporter, fileArgs, currentEnv)])
+  const title = `tests on Node ${process.versions.node}`
+  results.push([title, suite(title, process.execPath, currentReporter, fileArgs, currentEnv, failureReports, (status) => suitePassed(status, runReport()))])
 }
 
 // The timing tier: one file at a time, with nothing else of the suite beside it, on this Node only.
@@ -159,11 +164,12 @@ if (failureReports.length > 0) process.stdout.write(`\nFailing tests, as Node's 
 rmSync(failuresDir, { recursive: true, force: true })
 process.stdout.write('\n' + results.map(([name, ok]) => `${ok ? 'ok    ' : 'FAILED'} ${name}`).join('\n') + '\n')
 if (information.length > 0) process.stdout.write(information.map(([name, ok]) => `${ok ? 'info   passed' : 'info   failed'}: ${name}`).join('\n') + '\n')
-if (coverageDir && coverageFile) {
-  if (existsSync(coverageFile)) {
-    const rows = coverageByArea(JSON.parse(readFileSync(coverageFile, 'utf8')), root)
-    process.stdout.write(`\nLine coverage on Node ${process.versions.node} (a line counts once any process of the suite ran it):\n${renderCoverage(rows)}`)
-  }
-  rmSync(coverageDir, { recursive: true, force: true })
+const report = runReport()
+if (report?.coverage) {
+  const rows = coverageByArea(report.coverage, root)
+  process.stdout.write(`\nLine coverage on Node ${process.versions.node} (a line counts once any process of the suite ran it):\n${renderCoverage(rows)}`)
+} else if (report?.coverageProblem) {
+  process.stdout.write(`\nNo line coverage on Node ${process.versions.node}: ${report.coverageProblem.trim()}\n`)
 }
+if (coverageDir) rmSync(coverageDir, { recursive: true, force: true })
 process.exitCode = results.every(([, ok]) => ok) ? 0 : 1
