@@ -79,7 +79,27 @@ export const ERROR_CODES = /** @type {const} */ ({
       method: '{method} is not an HTTP method',
       atLeastOne: '{name} must be a whole number of at least 1, not {value}',
       atLeastZero: '{name} must be a whole number of at least 0, not {value}',
-      aboveZero: '{name} must be a number above 0, not {value}'
+      aboveZero: '{name} must be a number above 0, not {value}',
+      streamsWithoutHttp2: '--streams is HTTP/2\'s number of requests in flight on a connection; add --http2, or use -p to pipeline HTTP/1.1',
+      pipeliningWithHttp2: '-p {pipelining} pipelines HTTP/1.1; with --http2, give the requests in flight on a connection as --streams {pipelining}'
+    }
+  },
+  DYNO_BAD_SOCKET: {
+    exitCode: 2,
+    meaning: 'the unix socket to load is named twice or not at all, is not a socket, or may not be opened',
+    messages: {
+      twice: '{url} names a unix socket and so does --socket; give one of them',
+      empty: 'the unix socket path is empty; write --socket /path/to/app.sock, or unix:/path/to/app.sock as the URL',
+      notSocket: '{path} is not a unix socket (it is {what}); pass the path the server listens on',
+      denied: 'no permission to connect to the unix socket {path}; run dyno as a user who may, or change the socket\'s mode'
+    }
+  },
+  DYNO_NO_HTTP2: {
+    exitCode: 2,
+    meaning: '--http2 was asked of a server that does not speak HTTP/2 there',
+    messages: {
+      alpn: '{at} does not offer HTTP/2 in its TLS handshake (ALPN chose {chosen}); drop --http2 to load it over HTTP/1.1',
+      cleartext: '{at} does not speak HTTP/2 without TLS (h2c prior knowledge): {why}; drop --http2 to load it over HTTP/1.1, or use https:// if it offers h2 there'
     }
   },
   DYNO_BAD_URL: {
@@ -90,6 +110,7 @@ export const ERROR_CODES = /** @type {const} */ ({
       notUrl: '"{url}" is not a URL; pass one like http://127.0.0.1:3000/',
       protocol: '"{url}" uses {protocol}; dyno load speaks http:// and https://',
       noHost: '"{url}" has no host',
+      unixForm: '"{url}" is not a form dyno reads; write unix:/path/to/app.sock:/request/path, or --socket /path/to/app.sock with an http:// URL',
       unresolved: 'cannot resolve the host in {at}; check the URL',
       notTls: '{at} does not speak TLS (it answered in plain text); for a plain HTTP server, use http:// in the URL',
       noPort: 'the --load URL {url} names no $PORT: the two versions listen on ports of their own, so write it like --load \'-c 10 http://127.0.0.1:$PORT/\'',
@@ -157,6 +178,7 @@ export const ERROR_CODES = /** @type {const} */ ({
     meaning: 'the load asks for more than the machine allows: open files, local ports, requests in flight, threads',
     messages: {
       pipelining: '-p {pipelining} is more than the {max} requests in flight dyno keeps on one connection; lower -p',
+      streams: '--streams {streams} is more than the {max} requests in flight dyno keeps on one connection; lower --streams',
       workers: '-w {workers} starts {workers} threads on {cores} CPUs; beyond {max} they only add overhead; lower -w',
       ports: '{flag} {n} needs a local port per connection, and this system has {ports}; lower {flag}',
       portsLinux: '{flag} {n} needs a local port per connection, and this system has {ports} (net.ipv4.ip_local_port_range); lower {flag}',
@@ -292,7 +314,9 @@ export const ERROR_CODES = /** @type {const} */ ({
     messages: {
       refused: 'nothing is listening on {at}; start the server first, or check the port',
       refusedBoth: 'nothing is listening on {at} (neither 127.0.0.1 nor ::1); start the server first, or check the port',
-      otherFamily: 'nothing is listening on {at}, but {other} accepts connections: the server listens on {family} only; put {host} or localhost in the URL'
+      otherFamily: 'nothing is listening on {at}, but {other} accepts connections: the server listens on {family} only; put {host} or localhost in the URL',
+      noSocket: 'there is no unix socket at {path}; start the server first, or check the path',
+      socketRefused: 'nothing is listening on the unix socket {path} (it is left from a server that stopped); start the server'
     }
   },
   DYNO_TARGET_UNREACHABLE: {

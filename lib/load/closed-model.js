@@ -4,7 +4,7 @@
  * rate. Counts what was handed out, up to `amount`.
  */
 
-/** @typedef {import('./connection.js').Connection} Connection */
+/** @typedef {import('./engine.js').LoadConnection} Connection */
 
 export class ClosedModel {
   /** @param {number} amount requests in all, Infinity for no limit @param {number} pipelining */

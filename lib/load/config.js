@@ -27,7 +27,7 @@ export function engineConfig (options, requests, index, parts) {
       source: options.requestsFile === undefined ? undefined : displayPath(options.requestsFile)
     }),
     connections: share(options.connections),
-    pipelining: options.pipelining,
+    pipelining: options.target.http2 ? options.streams : options.pipelining,
     durationMs: options.durationMs,
     amount: share(options.amount),
     timeoutMs: options.timeoutMs,

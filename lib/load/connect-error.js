@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises'
 import { dynoError } from '../errors.js'
 import { accepts, isLocalhost, otherLoopback } from './loopback.js'
 
@@ -8,7 +9,10 @@ import { accepts, isLocalhost, otherLoopback } from './loopback.js'
  * that does not verify).
  */
 
-/** @typedef {{ hostname: string, port: number, tls?: boolean, ca?: unknown }} TargetAddress */
+/** @typedef {{ hostname: string, port: number, tls?: boolean, ca?: unknown, socketPath?: string }} TargetAddress */
+
+/** The code of the error a connection makes up when the server does not speak HTTP/2: `chosen` or `why` says more. */
+export const NO_HTTP2 = 'DYNO_NO_HTTP2'
 
 /**
  * As `describeConnectError`, and when a loopback address refuses, whether the
@@ -17,6 +21,7 @@ import { accepts, isLocalhost, otherLoopback } from './loopback.js'
  * @param {TargetAddress} target
  */
 export async function explainConnectError (err, target) {
+  if (target.socketPath !== undefined) return describeSocketError(err, target.socketPath, target)
   const other = err.code === 'ECONNREFUSED' ? otherLoopback(target.hostname) : undefined
   if (other !== undefined && await accepts(other, target.port)) {
     const family = other === '::1' ? 'IPv6' : 'IPv4'
@@ -31,8 +36,12 @@ export async function explainConnectError (err, target) {
  * @param {TargetAddress} target
  */
 function describeConnectError (err, target) {
-  const at = where(target.hostname, target.port)
+  const at = target.socketPath === undefined ? where(target.hostname, target.port) : `unix:${target.socketPath}`
   switch (err.code) {
+    case NO_HTTP2: {
+      const { chosen, why } = /** @type {{ chosen?: string, why?: string }} */ (err)
+      return chosen === undefined ? dynoError('DYNO_NO_HTTP2.cleartext', { at, why: why ?? err.message }) : dynoError('DYNO_NO_HTTP2.alpn', { at, chosen })
+    }
     case 'ECONNREFUSED': {
       return dynoError(isLocalhost(target.hostname) ? 'DYNO_TARGET_REFUSED.refusedBoth' : 'DYNO_TARGET_REFUSED.refused', { at }, { cause: err })
     }
@@ -60,6 +69,37 @@ function describeConnectError (err, target) {
     return dynoError('DYNO_TLS_FAILED', { at, why: reason(err) }, { cause: err })
   }
   return dynoError('DYNO_TARGET_FAILED', { at, why: reason(err) }, { cause: err })
+}
+
+/**
+ * A unix socket that could not be connected to: missing, not a socket, left
+ * behind by a server that stopped, or not ours to open.
+ * @param {NodeJS.ErrnoException} err
+ * @param {string} path
+ * @param {TargetAddress} target
+ */
+async function describeSocketError (err, path, target) {
+  if (err.code === 'ENOENT') return dynoError('DYNO_TARGET_REFUSED.noSocket', { path }, { cause: err })
+  if (err.code === 'EACCES' || err.code === 'EPERM') return dynoError('DYNO_BAD_SOCKET.denied', { path }, { cause: err })
+  if (err.code === 'ECONNREFUSED' || err.code === 'ENOTSOCK') {
+    const what = await fileKind(path)
+    if (what !== 'a socket') return dynoError('DYNO_BAD_SOCKET.notSocket', { path, what }, { cause: err })
+    return dynoError('DYNO_TARGET_REFUSED.socketRefused', { path }, { cause: err })
+  }
+  return describeConnectError(err, target)
+}
+
+/** What is at `path`, in words. @param {string} path */
+async function fileKind (path) {
+  try {
+    const stat = await lstat(path)
+    if (stat.isSocket()) return 'a socket'
+    if (stat.isDirectory()) return 'a directory'
+    if (stat.isFile()) return 'a regular file'
+    return 'not a socket'
+  } catch {
+    return 'gone'
+  }
 }
 
 /** `host:port`, with an IPv6 address in brackets. @param {string} hostname @param {number} port */

@@ -2,7 +2,7 @@ import net from 'node:net'
 import tls from 'node:tls'
 import { classifyError, timedOut } from './connect-error.js'
 import { ResponseParser } from './response-parser.js'
-import { buildDynamicRequest, hookError } from './request.js'
+import { buildDynamicRequest, encodeRequest, hookError } from './request.js'
 
 /**
  * One socket of the load: sends requests (up to `pipelining` in flight),
@@ -30,10 +30,34 @@ import { buildDynamicRequest, hookError } from './request.js'
 /**
  * Where a connection gets its requests: the closed or the open model.
  * @typedef {object} Scheduler
- * @property {(connection: Connection, free: number, now: number) => void} dispatch
+ * @property {(connection: import('./engine.js').LoadConnection, free: number, now: number) => void} dispatch
  *   a connection has `free` slots; the scheduler calls its `send` with what is due
  * @property {() => boolean} hasMore whether requests are still to be handed out
  */
+
+/**
+ * Where a plain socket connects: the unix socket, or the host and port.
+ * @param {import('./engine.js').Target} target
+ * @returns {{ path: string } | { host: string, port: number }}
+ */
+export function netAddress (target) {
+  return target.socketPath !== undefined ? { path: target.socketPath } : { host: target.address ?? target.hostname, port: target.port }
+}
+
+/**
+ * How a TLS socket connects and verifies, offering `protocols` by ALPN.
+ * @param {import('./engine.js').Target} target @param {string[]} protocols
+ * @returns {tls.ConnectionOptions}
+ */
+export function tlsOptions (target, protocols) {
+  return {
+    ...netAddress(target),
+    servername: target.servername,
+    rejectUnauthorized: !target.insecure,
+    ca: target.ca,
+    ALPNProtocols: protocols
+  }
+}
 
 export class Connection {
   /** @param {Wire} wire @param {Scheduler} scheduler @param {LoadEngine} engine */
@@ -91,20 +115,14 @@ export class Connection {
       buffer: wire.readBuffer,
       callback: (/** @type {number} */ n, /** @type {Uint8Array} */ buf) => this.onRead(n, /** @type {Buffer} */ (buf))
     }
-    const host = target.address ?? target.hostname
     /** @type {net.Socket} */
     const socket = target.tls
       ? tls.connect({
-        host,
-        port: target.port,
-        servername: target.servername,
-        rejectUnauthorized: !target.insecure,
-        ca: target.ca,
-        ALPNProtocols: ['http/1.1'],
+        ...tlsOptions(target, ['http/1.1']),
         // tls.connect hands onread to the socket, though its types omit it.
         ...(/** @type {object} */ ({ onread }))
       })
-      : net.connect({ host, port: target.port, onread })
+      : net.connect({ ...netAddress(target), onread })
     socket.setNoDelay(true)
     this.socket = socket
     socket.on(target.tls ? 'secureConnect' : 'connect', () => this.onConnect(socket))
@@ -255,7 +273,7 @@ export class Connection {
    */
   build (request) {
     try {
-      return buildDynamicRequest(request, this.context, this.wire.target.host)
+      return buildDynamicRequest(request, this.context, (spec) => encodeRequest(spec, this.wire.target.host))
     } catch (err) {
       this.engine.hookFailed(/** @type {Error} */ (err))
       return null

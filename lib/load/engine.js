@@ -1,6 +1,7 @@
 import { ClosedModel } from './closed-model.js'
 import { explainConnectError } from './connect-error.js'
 import { Connection } from './connection.js'
+import { Http2Connection } from './http2-connection.js'
 import { LatencyRecorder } from './histogram.js'
 import { OpenModel } from './open-model.js'
 import { setDeadline } from './timers.js'
@@ -14,7 +15,13 @@ import { setDeadline } from './timers.js'
 /** Connections opened at once; a stop (Ctrl-C) is heard between batches. */
 const OPEN_BATCH = 256
 
-/** @typedef {'timeout' | 'reset' | 'refused' | 'closed' | 'invalid' | 'tls' | 'other'} ErrorKind */
+/**
+ * What a failed request counts as. HTTP/2 adds two: `goaway`, a stream the
+ * server's GOAWAY left unprocessed, and `stream`, one it reset (RST_STREAM).
+ * @typedef {'timeout' | 'reset' | 'refused' | 'closed' | 'invalid' | 'tls' | 'goaway' | 'stream' | 'other'} ErrorKind
+ */
+
+/** @typedef {Connection | Http2Connection} LoadConnection */
 
 /**
  * @typedef {object} Target
@@ -22,7 +29,9 @@ const OPEN_BATCH = 256
  * @property {string} hostname as in the URL, without brackets
  * @property {string} [address] the address to connect to, when known before the run (localhost)
  * @property {number} port
- * @property {string} host value of the Host header
+ * @property {string} [socketPath] a unix socket to connect to instead of the address and port
+ * @property {boolean} [http2] speak HTTP/2 (h2 by ALPN with TLS, h2c with prior knowledge without)
+ * @property {string} host value of the Host header (HTTP/2's :authority)
  * @property {string} [servername]
  * @property {boolean} insecure
  * @property {string | Buffer} [ca]
@@ -33,7 +42,7 @@ const OPEN_BATCH = 256
  * @property {Target} target
  * @property {import('./request.js').EncodedRequest[]} requests
  * @property {number} connections
- * @property {number} pipelining
+ * @property {number} pipelining requests in flight on a connection: pipelined (HTTP/1.1) or as streams (HTTP/2)
  * @property {number} durationMs Infinity for no limit
  * @property {number} amount Infinity for no limit; the run ends once that many are answered or failed
  * @property {number} timeoutMs
@@ -73,6 +82,7 @@ const OPEN_BATCH = 256
  * @property {number} bytes
  * @property {number} dropped requests that were due but never sent (open model)
  * @property {number} peakConnections
+ * @property {number | null} [streamLimit] HTTP/2: the fewest concurrent streams the server allowed a connection, when below --streams
  * @property {{ low: number, high: number } | null} [serverClock] bounds of how far the server's clock is ahead of this one, ms (from its Date headers)
  * @property {Record<string, number>} statusCodes
  * @property {Record<ErrorKind, number>} errors
@@ -100,7 +110,9 @@ export class LoadEngine {
     }
     this.scheduler = config.rate > 0
       ? new OpenModel({ rate: config.rate, phaseMs: config.phaseMs ?? 0, amount: config.due ?? config.amount, maxConnections: config.maxConnections }, this)
-      : new ClosedModel(config.amount, config.pipelining)
+      // A pipelined HTTP/1.1 connection is refilled a batch at a time; HTTP/2 streams, one at a time.
+      : new ClosedModel(config.amount, config.target.http2 ? 1 : config.pipelining)
+    this.Connection = config.target.http2 ? Http2Connection : Connection
 
     this.stopped = false
     this.everConnected = false
@@ -114,7 +126,7 @@ export class LoadEngine {
     this.refusingSince = 0
     this.statusCounts = new Float64Array(600)
     /** @type {Record<ErrorKind, number>} */
-    this.errors = { timeout: 0, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, other: 0 }
+    this.errors = { timeout: 0, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, goaway: 0, stream: 0, other: 0 }
     this.latency = new LatencyRecorder()
     /** @type {{ responses: number[], bytes: number[] }} */
     this.perSecond = { responses: [], bytes: [] }
@@ -127,9 +139,11 @@ export class LoadEngine {
     /** @type {RunFailure | null} */
     this.failure = null
 
-    /** @type {Connection[]} */
+    /** @type {LoadConnection[]} */
     this.connections = []
     this.peakConnections = 0
+    /** @type {number | null} */
+    this.streamLimit = null
 
     /** @type {NodeJS.Timeout[]} */
     this.timers = []
@@ -175,7 +189,7 @@ export class LoadEngine {
   }
 
   openConnection () {
-    const connection = new Connection(this.wire, this.scheduler, this)
+    const connection = new this.Connection(this.wire, this.scheduler, this)
     this.connections.push(connection)
     if (this.connections.length > this.peakConnections) this.peakConnections = this.connections.length
     connection.connect()
@@ -191,6 +205,11 @@ export class LoadEngine {
   connectionOpened () {
     this.everConnected = true
     this.refusingSince = 0
+  }
+
+  /** HTTP/2: the server allows a connection `n` concurrent streams, fewer than asked. @param {number} n */
+  noteStreamLimit (n) {
+    if (this.streamLimit === null || n < this.streamLimit) this.streamLimit = n
   }
 
   /** @param {number} n */
@@ -327,6 +346,7 @@ export class LoadEngine {
       bytes: this.bytes,
       dropped: this.scheduler.dropped(durationMs),
       peakConnections: this.peakConnections,
+      streamLimit: this.streamLimit,
       statusCodes,
       errors: { ...this.errors },
       latency: this.latency,

@@ -69,29 +69,36 @@ export function localPorts () {
  * the workers need, and the local ports.
  * @param {number} workers
  */
-export function socketBudget (workers) {
+export function socketBudget (workers, unixSocket = false) {
   const limit = openFileLimit()
   const files = limit === null ? Infinity : limit - filesOpen() - SPARE_FILES - FILES_PER_WORKER * workers
-  return { sockets: Math.max(0, Math.min(files, localPorts())), limit, ports: localPorts() }
+  // A unix socket takes a file and no local port.
+  const ports = unixSocket ? Infinity : localPorts()
+  return { sockets: Math.max(0, Math.min(files, ports)), limit, ports }
 }
 
 /**
  * Throws when the run asks for more than the machine allows. Returns how
  * many connections the open model may grow to: `maxConnections` when the
  * user chose it, else the default, cut down to what the machine allows.
- * @param {{ connections: number, pipelining: number, workers: number, maxConnections: number, maxConnectionsGiven: boolean, openModel: boolean }} run
+ * @param {{ connections: number, pipelining: number, streams: number, workers: number, maxConnections: number, maxConnectionsGiven: boolean, openModel: boolean, socket: boolean }} run
  */
 export function checkLimits (run) {
-  const { connections, pipelining, workers } = run
-  if (pipelining > MAX_PIPELINING) {
-    throw dynoError('DYNO_OVER_LIMIT.pipelining', { pipelining, max: count(MAX_PIPELINING) })
+  const { connections, workers } = run
+  if (run.pipelining > MAX_PIPELINING) {
+    throw dynoError('DYNO_OVER_LIMIT.pipelining', { pipelining: run.pipelining, max: count(MAX_PIPELINING) })
   }
+  if (run.streams > MAX_PIPELINING) {
+    throw dynoError('DYNO_OVER_LIMIT.streams', { streams: run.streams, max: count(MAX_PIPELINING) })
+  }
+  // Requests in flight on one connection: pipelined on HTTP/1.1, as streams on HTTP/2.
+  const pipelining = Math.max(run.pipelining, run.streams)
   const cores = availableParallelism()
   const maxWorkers = Math.max(16, 4 * cores)
   if (workers > maxWorkers) {
     throw dynoError('DYNO_OVER_LIMIT.workers', { workers, cores, max: maxWorkers })
   }
-  const budget = socketBudget(workers)
+  const budget = socketBudget(workers, run.socket)
   const check = (/** @type {number} */ n, /** @type {string} */ flag) => {
     if (n <= budget.sockets) return
     if (n > budget.ports) {

@@ -13,7 +13,7 @@ import { MAX_TIMER_MS } from './timers.js'
 /** How long every connection must wait on the server before more are opened. */
 export const GROW_AFTER_MS = 5
 
-/** @typedef {import('./connection.js').Connection} Connection */
+/** @typedef {import('./engine.js').LoadConnection} Connection */
 
 /**
  * The connections the scheduler hands requests to, and the way to open one more.

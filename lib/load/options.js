@@ -30,8 +30,12 @@ export const DEFAULTS = Object.freeze({
  * @typedef {object} LoadOptions
  * @property {string} url `http://` or `https://`, to 127.0.0.0/8, ::1 or any host you may load;
  *   credentials in it (`user:pass@` before the host) are sent as Basic authorization
+ * @property {string} [socketPath] a unix socket to connect to instead of the URL's host and port (the URL still gives
+ *   the path and the Host header); `unix:/path/to.sock` as the url says the same
+ * @property {boolean} [http2] speak HTTP/2: negotiated by ALPN on https://, with prior knowledge (h2c) on http://
+ * @property {number} [streams] HTTP/2: requests in flight on each connection, as concurrent streams
  * @property {number} [connections] concurrent connections
- * @property {number} [pipelining] requests in flight per connection
+ * @property {number} [pipelining] HTTP/1.1: requests in flight per connection
  * @property {number} [duration] seconds; no limit when only `amount` is given
  * @property {number} [amount] stop after exactly this many requests
  * @property {number} [timeout] seconds a request may wait for its response
@@ -70,7 +74,8 @@ export const DEFAULTS = Object.freeze({
  * @property {URL} url
  * @property {import('./engine.js').Target} target
  * @property {number} connections
- * @property {number} pipelining
+ * @property {number} pipelining 1 with HTTP/2
+ * @property {number} streams 1 with HTTP/1.1
  * @property {number} durationMs
  * @property {number} amount
  * @property {number} timeoutMs
@@ -91,9 +96,17 @@ export const DEFAULTS = Object.freeze({
  * @returns {ResolvedOptions}
  */
 export function resolveOptions (options) {
-  const url = parseTargetUrl(options.url)
+  const unix = unixUrl(options.url)
+  if (unix !== null && options.socketPath !== undefined) throw dynoError('DYNO_BAD_SOCKET.twice', { url: options.url })
+  const url = parseTargetUrl(unix === null ? options.url : `http://localhost${unix.path}`)
+  const socketPath = unix?.socketPath ?? options.socketPath
+  if (socketPath !== undefined && (typeof socketPath !== 'string' || socketPath === '')) throw dynoError('DYNO_BAD_SOCKET.empty')
   const connections = positiveInteger(options.connections ?? DEFAULTS.connections, 'connections')
   const pipelining = positiveInteger(options.pipelining ?? DEFAULTS.pipelining, 'pipelining')
+  const http2 = options.http2 === true
+  const streams = positiveInteger(options.streams ?? 1, 'streams')
+  if (options.streams !== undefined && !http2) throw dynoError('DYNO_BAD_OPTION.streamsWithoutHttp2')
+  if (http2 && pipelining > 1) throw dynoError('DYNO_BAD_OPTION.pipeliningWithHttp2', { pipelining })
   const amount = options.amount === undefined ? Infinity : positiveInteger(options.amount, 'amount')
   const durationGiven = options.duration !== undefined
   const duration = positiveNumber(options.duration ?? DEFAULTS.duration, 'duration')
@@ -133,7 +146,7 @@ export function resolveOptions (options) {
   if (workers > 0 && options.requests && !options.requestsFile && requests.some(hasHooks)) {
     throw dynoError('DYNO_BAD_REQUESTS.hooksInWorkers')
   }
-  const maxOpen = checkLimits({ connections, pipelining, workers, maxConnections, maxConnectionsGiven, openModel: rate > 0 })
+  const maxOpen = checkLimits({ connections, pipelining, streams, workers, maxConnections, maxConnectionsGiven, openModel: rate > 0, socket: socketPath !== undefined })
   const tls = url.protocol === 'https:'
   const port = Number(url.port) || (tls ? 443 : 80)
   const hostname = url.hostname.replace(/^\[|\]$/g, '')
@@ -143,6 +156,8 @@ export function resolveOptions (options) {
       tls,
       hostname,
       port,
+      socketPath,
+      http2,
       host: url.host,
       servername: tls && !/^[\d.]+$|:/.test(hostname) ? hostname : undefined,
       insecure: options.insecure === true,
@@ -150,6 +165,7 @@ export function resolveOptions (options) {
     },
     connections,
     pipelining,
+    streams,
     // `amount` alone means "exactly N requests, however long it takes".
     durationMs: options.amount !== undefined && !durationGiven ? Infinity : duration * 1000,
     amount,
@@ -220,6 +236,21 @@ function hasHooks (spec) {
   return typeof spec.setupRequest === 'function' || typeof spec.onResponse === 'function'
 }
 
+/**
+ * `unix:/run/app.sock` or `unix:/run/app.sock:/path?query`: a unix socket,
+ * and the path to request on it (`/` when none is given).
+ * @param {unknown} raw
+ * @returns {{ socketPath: string, path: string } | null}
+ */
+export function unixUrl (raw) {
+  if (typeof raw !== 'string' || !/^unix:/i.test(raw)) return null
+  const rest = raw.slice(5)
+  const at = rest.indexOf(':/')
+  const socketPath = at === -1 ? rest : rest.slice(0, at)
+  if (socketPath === '') throw dynoError('DYNO_BAD_SOCKET.empty')
+  return { socketPath, path: at === -1 ? '/' : rest.slice(at + 1) }
+}
+
 /** @param {string} raw */
 export function parseTargetUrl (raw) {
   if (typeof raw !== 'string' || raw === '') {
@@ -232,6 +263,7 @@ export function parseTargetUrl (raw) {
     throw dynoError('DYNO_BAD_URL.notUrl', { url: raw })
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    if (url.protocol === 'http+unix:') throw dynoError('DYNO_BAD_URL.unixForm', { url: raw })
     throw dynoError('DYNO_BAD_URL.protocol', { url: raw, protocol: url.protocol.slice(0, -1) })
   }
   if (url.hostname === '') throw dynoError('DYNO_BAD_URL.noHost', { url: raw })

@@ -91,14 +91,15 @@ export function prepareRequests (specs, defaults) {
 }
 
 /**
- * Encodes a request whose `setupRequest` hook builds it now. A hook that
- * returns a promise gets a promise back; the others, the bytes at once.
+ * Builds and encodes a request whose `setupRequest` hook makes it now. A hook
+ * that returns a promise gets a promise back; the others, the encoding at once.
+ * @template T
  * @param {EncodedRequest} request
  * @param {Record<string, any>} context the connection's context
- * @param {string} host
- * @returns {Buffer | Promise<Buffer>}
+ * @param {(spec: RequestSpec) => T} encode what goes on the wire for a complete spec
+ * @returns {T | Promise<T>}
  */
-export function buildDynamicRequest (request, context, host) {
+export function buildDynamicRequest (request, context, encode) {
   const spec = request.spec
   const copy = { ...spec, headers: { ...spec.headers } }
   let built
@@ -109,23 +110,24 @@ export function buildDynamicRequest (request, context, host) {
   }
   if (built instanceof Promise || isThenable(built)) {
     return Promise.resolve(built).then(
-      (value) => encodeBuilt(request, copy, value, host),
+      (value) => encode(builtSpec(request, copy, value)),
       (err) => { throw hookError('setupRequest', request, err) }
     )
   }
-  return encodeBuilt(request, copy, built, host)
+  return encode(builtSpec(request, copy, built))
 }
 
 /**
+ * The spec a hook made, checked.
  * @param {EncodedRequest} request @param {RequestSpec} copy what the hook was given
- * @param {unknown} built what it returned @param {string} host
+ * @param {unknown} built what it returned
  */
-function encodeBuilt (request, copy, built, host) {
-  const spec = built === undefined || built === null || built === copy ? copy : { ...copy, ...built }
+function builtSpec (request, copy, built) {
+  const spec = built === undefined || built === null || built === copy ? copy : { ...copy, ...(built) }
   const problem = builtRequestProblem(request.spec, built, spec)
   if (problem !== null) throw dynoError('DYNO_REQUEST_HOOK.returned', { request: describeRequest(request), problem })
   if (spec.method !== request.spec.method) spec.method = /** @type {string} */ (spec.method).toUpperCase()
-  return encodeRequest(spec, host)
+  return spec
 }
 
 /** @param {unknown} value */

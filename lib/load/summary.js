@@ -33,8 +33,12 @@ export const SAMPLE_PERCENTILES = [1, 2.5, 50, 97.5]
  * @property {string} url a password in it shows as `***`
  * @property {string} method
  * @property {'closed' | 'open'} model
+ * @property {string | null} socket the unix socket loaded, when not the URL's host and port
+ * @property {'HTTP/1.1' | 'HTTP/2'} protocol
  * @property {number} connections
  * @property {number} pipelining
+ * @property {number | null} streams HTTP/2: concurrent streams asked for on each connection
+ * @property {number | null} streamLimit HTTP/2: the fewest concurrent streams the server allowed a connection, when below `streams`
  * @property {number} workers
  * @property {number | null} rate requests per second asked for (open model)
  * @property {string} startedAt ISO time
@@ -100,6 +104,7 @@ export function mergeRaw (parts) {
     merged.peakConnections += part.peakConnections
     merged.targetRefusing = merged.targetRefusing || part.targetRefusing
     merged.serverClock = narrower(merged.serverClock, part.serverClock)
+    if (part.streamLimit != null) merged.streamLimit = Math.min(merged.streamLimit ?? Infinity, part.streamLimit)
     for (const [code, n] of Object.entries(part.statusCodes)) merged.statusCodes[code] = (merged.statusCodes[code] ?? 0) + n
     for (const kind of /** @type {ErrorKind[]} */ (Object.keys(part.errors))) merged.errors[kind] += part.errors[kind]
     addSamples(merged.perSecond.responses, part.perSecond.responses)
@@ -150,8 +155,12 @@ export function summarize (raw, options, how) {
     url: displayUrl(options.url.href),
     method: options.method,
     model: options.rate > 0 ? 'open' : 'closed',
+    socket: options.target.socketPath ?? null,
+    protocol: options.target.http2 ? 'HTTP/2' : 'HTTP/1.1',
     connections: options.connections,
     pipelining: options.pipelining,
+    streams: options.target.http2 ? options.streams : null,
+    streamLimit: raw.streamLimit ?? null,
     workers: options.workers,
     rate: options.rate > 0 ? options.rate : null,
     startedAt: new Date(raw.startedAt).toISOString(),

@@ -48,7 +48,7 @@ test('results of several workers add up', () => {
     dropped: 0,
     peakConnections: 2,
     statusCodes: { 200: 8, 500: 1 },
-    errors: { timeout: 1, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, other: 0 },
+    errors: { timeout: 1, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, goaway: 0, stream: 0, other: 0 },
     latency,
     perSecond: { responses: perSecond, bytes: perSecond.map((n) => n * 10) },
     targetRefusing: false,

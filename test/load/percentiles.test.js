@@ -16,7 +16,7 @@ function raw (latency) {
     dropped: 0,
     peakConnections: 1,
     statusCodes: { 200: latency.total },
-    errors: { timeout: 0, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, other: 0 },
+    errors: { timeout: 0, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, goaway: 0, stream: 0, other: 0 },
     latency,
     perSecond: { responses: [latency.total], bytes: [0] },
     targetRefusing: false,

@@ -36,7 +36,10 @@ export const command = /** @type {const} */ ({
   ].join('\n'),
   flags: [
     { name: 'connections', short: 'c', type: 'integer', min: 1, default: DEFAULTS.connections, placeholder: 'n', description: 'concurrent connections' },
-    { name: 'pipelining', short: 'p', type: 'integer', min: 1, default: DEFAULTS.pipelining, placeholder: 'n', description: 'requests in flight on each connection' },
+    { name: 'pipelining', short: 'p', type: 'integer', min: 1, default: DEFAULTS.pipelining, placeholder: 'n', description: 'HTTP/1.1: requests in flight on each connection' },
+    { name: 'http2', type: 'boolean', description: 'speak HTTP/2: negotiated by ALPN on https://, with prior knowledge (h2c) on http://' },
+    { name: 'streams', type: 'integer', min: 1, placeholder: 'n', description: '--http2: requests in flight on each connection, as concurrent streams (default 1; the server\'s limit caps it)' },
+    { name: 'socket', type: 'string', placeholder: 'path', description: 'connect to this unix socket; the URL still gives the path and Host (unix:/path/app.sock as the URL does both)' },
     { name: 'duration', short: 'd', type: 'duration', longerThanTimers: true, default: DEFAULTS.duration, placeholder: 'seconds', description: 'how long to run (10, 30s, 2m); with -a alone, no limit' },
     { name: 'amount', short: 'a', type: 'integer', min: 1, placeholder: 'n', description: 'send exactly this many requests, then stop' },
     { name: 'timeout', short: 't', type: 'duration', default: DEFAULTS.timeout, placeholder: 'seconds', description: 'seconds a request may wait for its response' },
@@ -65,6 +68,8 @@ export const command = /** @type {const} */ ({
     'dyno load -c 100 -d 10 http://127.0.0.1:3000/hello',
     'dyno load -m POST -H "content-type: application/json" -b \'{"hello":"world"}\' http://127.0.0.1:3000/echo',
     'dyno load -R 2000 -d 30 -l http://127.0.0.1:3000/',
+    'dyno load --http2 --streams 10 -c 10 https://127.0.0.1:8443/ --insecure',
+    'dyno load --socket /run/app.sock http://localhost/health',
     'dyno load -a 1000 --json http://127.0.0.1:3000/ > result.json',
     'dyno load -d 30 --fail-on \'p99<200ms,error-rate<1%\' http://127.0.0.1:3000/',
     'dyno load --kubernetes 4 -c 400 -d 60 --out load.yaml http://my-app.default.svc:8080/'
@@ -244,6 +249,9 @@ async function loadOptionsFromFlags (values, url, cwd) {
   const ca = values.ca !== undefined ? await readUserFile(values.ca, cwd, 'certificate authority') : undefined
   return {
     url,
+    socketPath: values.socket === undefined ? undefined : resolve(cwd, values.socket),
+    http2: values.http2 === true,
+    streams: values.streams,
     connections: values.connections,
     pipelining: values.pipelining,
     duration: values.duration,

@@ -19,8 +19,10 @@ export function renderLoadHeader (options) {
   const length = options.amount !== undefined && options.duration === undefined
     ? `${count(options.amount)} requests`
     : `${seconds(options.duration ?? DEFAULTS.duration)} test`
-  const lines = [`Running ${length} @ ${displayUrl(options.url)}`]
+  const via = options.socketPath !== undefined ? ` via ${options.socketPath}` : ''
+  const lines = [`Running ${length} @ ${displayUrl(options.url)}${via}`]
   let shape = `${connections} connection${connections === 1 ? '' : 's'}`
+  if (options.http2) shape += `, HTTP/2 with ${options.streams ?? 1} stream${(options.streams ?? 1) === 1 ? '' : 's'} each`
   if ((options.pipelining ?? DEFAULTS.pipelining) > 1) shape += ` with ${options.pipelining} pipelining factor`
   if (options.workers) shape += `, ${options.workers} worker${options.workers === 1 ? '' : 's'}`
   lines.push(shape)
@@ -83,10 +85,14 @@ export function renderLoadResult (result, { style, percentiles = false }) {
   if (e.total > 0) {
     const kinds = /** @type {const} */ ([
       ['timeout', 'timeouts'], ['reset', 'connection resets'], ['refused', 'refused connections'],
-      ['closed', 'closed before answering'], ['invalid', 'invalid responses'], ['tls', 'TLS failures'], ['other', 'other']
+      ['closed', 'closed before answering'], ['invalid', 'invalid responses'], ['tls', 'TLS failures'],
+      ['goaway', 'streams left out by GOAWAY'], ['stream', 'streams reset by the server'], ['other', 'other']
     ])
     const parts = kinds.filter(([k]) => e[k] > 0).map(([k, label]) => `${label} ${count(e[k])}`)
     out.push(style.red(`${count(e.total)} errors (${parts.join(', ')})`))
+  }
+  if (result.streamLimit !== null && result.streamLimit !== undefined) {
+    out.push(style.yellow(`the server allows ${count(result.streamLimit)} concurrent stream${result.streamLimit === 1 ? '' : 's'} on a connection: ${count(result.streamLimit)} were in flight on each, not the ${count(result.streams ?? 0)} asked for`))
   }
   if (result.non2xx > 0) {
     const codes = Object.entries(result.statusCodes)

@@ -98,14 +98,20 @@ export function mergeResults (parts) {
   for (const r of results) for (const [kind, n] of Object.entries(r.errors)) errors[/** @type {keyof LoadResult['errors']} */ (kind)] = (errors[/** @type {keyof LoadResult['errors']} */ (kind)] ?? 0) + n
 
   const first = results[0]
+  const streamLimit = Math.min(...results.map((r) => r.streamLimit ?? Infinity))
   /** @type {MergedResult} */
   const merged = {
     schemaVersion: SCHEMA_VERSION,
     url: first.url,
     method: first.method,
     model: first.model,
+    // Results of a dyno before HTTP/2 and unix sockets lack these.
+    socket: first.socket ?? null,
+    protocol: first.protocol ?? 'HTTP/1.1',
     connections: first.connections,
     pipelining: first.pipelining,
+    streams: first.streams ?? null,
+    streamLimit: Number.isFinite(streamLimit) ? streamLimit : null,
     workers: sum(results.map((r) => r.workers)),
     rate: first.rate,
     startedAt: new Date(start).toISOString(),

@@ -30,7 +30,7 @@ function recordedResult ({ responses = 1000 } = {}) {
     dropped: 0,
     peakConnections: 1,
     statusCodes,
-    errors: { timeout: 250, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, other: 0 },
+    errors: { timeout: 250, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, goaway: 0, stream: 0, other: 0 },
     latency,
     perSecond: { responses: [responses], bytes: [0] },
     targetRefusing: false,

@@ -30,7 +30,7 @@ function result (latenciesUs, at = {}) {
     dropped: 0,
     peakConnections: 2,
     statusCodes: { 200: latency.total },
-    errors: { timeout: 0, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, other: 0 },
+    errors: { timeout: 0, reset: 0, refused: 0, closed: 0, invalid: 0, tls: 0, goaway: 0, stream: 0, other: 0 },
     latency,
     perSecond: { responses: [Math.ceil(latency.total / 2), Math.floor(latency.total / 2)], bytes: [0, 0] },
     targetRefusing: false,

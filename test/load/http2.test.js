@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import http2 from 'node:http2'
+import https from 'node:https'
+import { test } from 'node:test'
+import { load } from '../../lib/index.js'
+import { runDyno } from '../helpers/cli.js'
+import { startHttpServer } from '../helpers/servers.js'
+
+const fixture = (/** @type {string} */ name) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url))
+
+/**
+ * An HTTP/2 server on 127.0.0.1 that counts what it saw: requests, the most
+ * streams open at once on one session, and what `onStream` did.
+ * @param {{ tls?: boolean, settings?: http2.Settings, onStream?: (stream: http2.ServerHttp2Stream, count: number) => boolean }} [options]
+ *   onStream returns true when it dealt with the stream itself
+ */
+async function startHttp2Server ({ tls = false, settings, onStream } = {}) {
+  const server = tls
+    ? http2.createSecureServer({ key: fixture('server-key.pem'), cert: fixture('server.pem'), settings })
+    : http2.createServer({ settings })
+  const stats = { requests: 0, mostOpen: 0 }
+  /** @type {Set<http2.ServerHttp2Session>} */
+  const sessions = new Set()
+  /** Streams open on each session. @type {Map<http2.ServerHttp2Session, number>} */
+  const open = new Map()
+  server.on('session', (session) => {
+    sessions.add(session)
+    open.set(session, 0)
+    session.on('close', () => { sessions.delete(session); open.delete(session) })
+  })
+  server.on('stream', (stream) => {
+    stats.requests++
+    stream.on('error', () => {})
+    const session = /** @type {http2.ServerHttp2Session} */ (stream.session)
+    const now = (open.get(session) ?? 0) + 1
+    open.set(session, now)
+    stream.on('close', () => open.set(session, (open.get(session) ?? 1) - 1))
+    stats.mostOpen = Math.max(stats.mostOpen, now)
+    if (onStream?.(stream, stats.requests)) return
+    // Answered a little later, so that the streams a client keeps open overlap.
+    setTimeout(() => {
+      if (stream.destroyed) return
+      stream.respond({ ':status': 200, 'content-type': 'text/plain' })
+      stream.end('hello')
+    }, 5)
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+  const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port
+  return {
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`,
+    stats,
+    close: () => new Promise((resolve) => {
+      for (const session of sessions) session.destroy()
+      server.close(() => resolve(undefined))
+    })
+  }
+}
+
+test('h2c with prior knowledge: every request answered over HTTP/2, --streams of them at once on a connection', async (t) => {
+  const server = await startHttp2Server()
+  t.after(server.close)
+  const result = await load({ url: server.url, http2: true, streams: 8, connections: 2, amount: 400 })
+  assert.equal(result.requests.completed, 400)
+  assert.equal(result.errors.total, 0)
+  assert.equal(result.protocol, 'HTTP/2')
+  assert.equal(result.streams, 8)
+  assert.equal(result.streamLimit, null)
+  assert.equal(server.stats.requests, 400)
+  assert.equal(server.stats.mostOpen, 8)
+})
+
+test('h2 over TLS by ALPN, verified with --ca; the Date header still bounds the server clock', async (t) => {
+  const server = await startHttp2Server({ tls: true })
+  t.after(server.close)
+  const result = await load({ url: server.url, http2: true, streams: 4, connections: 2, amount: 200, ca: fixture('ca.pem') })
+  assert.equal(result.requests.completed, 200)
+  assert.equal(result.errors.total, 0)
+  assert.deepEqual(result.statusCodes, { 200: 200 })
+  assert.ok(result.bytes.total > 0)
+  assert.notEqual(result.serverClock, null)
+})
+
+test('a server that allows fewer streams than --streams: the load keeps to its limit and says so', async (t) => {
+  const server = await startHttp2Server({ settings: { maxConcurrentStreams: 2 } })
+  t.after(server.close)
+  const result = await load({ url: server.url, http2: true, streams: 10, connections: 1, amount: 100 })
+  assert.equal(result.requests.completed, 100)
+  assert.equal(result.errors.total, 0)
+  assert.equal(result.streamLimit, 2)
+  assert.ok(server.stats.mostOpen <= 2)
+})
+
+test('RST_STREAM and GOAWAY mid-run count as errors of their own kinds, and the load goes on', async (t) => {
+  let resets = 0
+  const server = await startHttp2Server({
+    onStream: (stream, count) => {
+      if (count % 5 === 0) {
+        resets++
+        stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR)
+        return true
+      }
+      // Every 40th request ends its session: the streams opened after the one before it are not processed.
+      if (count % 40 === 1 && count > 1) stream.session?.goaway(http2.constants.NGHTTP2_NO_ERROR, /** @type {number} */ (stream.id) - 2)
+      return false
+    }
+  })
+  t.after(server.close)
+  const result = await load({ url: server.url, http2: true, streams: 4, connections: 1, amount: 300 })
+  const { errors, requests } = result
+  assert.equal(requests.completed + errors.total, 300, 'every request answered or counted failed')
+  assert.equal(errors.stream, resets)
+  assert.ok(errors.goaway > 0, 'streams a GOAWAY left out are counted')
+  assert.equal(errors.total, errors.stream + errors.goaway)
+})
+
+test('a stream that is never answered times out on its own; the others on its connection go on', async (t) => {
+  const server = await startHttp2Server({ onStream: (stream, count) => count % 10 === 0 })
+  t.after(server.close)
+  const result = await load({ url: server.url, http2: true, streams: 4, connections: 1, amount: 100, timeout: 0.3 })
+  assert.equal(result.errors.timeout, 10)
+  assert.equal(result.requests.completed, 90)
+})
+
+test('--http2 to a server that speaks HTTP/1.1 alone: one line that says so, exit 2', async (t) => {
+  const plain = await startHttpServer((req, res) => res.end('hi'))
+  t.after(plain.close)
+  const cleartext = await runDyno(['load', '--http2', '-a', '5', plain.url])
+  assert.equal(cleartext.code, 2)
+  assert.match(cleartext.stderr, /^dyno load: 127\.0\.0\.1:\d+ does not speak HTTP\/2 without TLS \(h2c prior knowledge\).*drop --http2/)
+  assert.equal(cleartext.stderr.trim().split('\n').length, 1)
+
+  const secure = https.createServer({ key: fixture('server-key.pem'), cert: fixture('server.pem') }, (req, res) => res.end('hi'))
+  await new Promise((resolve) => secure.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => new Promise((resolve) => { secure.closeAllConnections(); secure.close(() => resolve(undefined)) }))
+  const port = /** @type {import('node:net').AddressInfo} */ (secure.address()).port
+  await assert.rejects(load({ url: `https://127.0.0.1:${port}/`, http2: true, amount: 5, insecure: true }), (err) => {
+    assert.equal(/** @type {any} */ (err).code, 'DYNO_NO_HTTP2')
+    assert.match(/** @type {Error} */ (err).message, /does not offer HTTP\/2 in its TLS handshake/)
+    return true
+  })
+})
+
+test('HTTP/2 flags that do not fit: --streams without --http2, -p with it', async () => {
+  const streams = await runDyno(['load', '--streams', '4', '-a', '5', 'http://127.0.0.1:9/'])
+  assert.equal(streams.code, 2)
+  assert.match(streams.stderr, /--streams is HTTP\/2's .*add --http2/)
+  const pipelined = await runDyno(['load', '--http2', '-p', '4', '-a', '5', 'http://127.0.0.1:9/'])
+  assert.equal(pipelined.code, 2)
+  assert.match(pipelined.stderr, /with --http2, give the requests in flight on a connection as --streams 4/)
+  const absurd = await runDyno(['load', '--http2', '--streams', '1e9', '-a', '5', 'http://127.0.0.1:9/'])
+  assert.equal(absurd.code, 2)
+  assert.equal(absurd.stderr.trim().split('\n').length, 1)
+})
