@@ -90,6 +90,7 @@ export const ERROR_CODES = /** @type {const} */ ({
     messages: {
       twice: '{url} names a unix socket and so does --socket; give one of them',
       empty: 'the unix socket path is empty; write --socket /path/to/app.sock, or unix:/path/to/app.sock as the URL',
+      placeholder: '$SOCKET stands for the socket an app listens on, in the --load of dyno flame, doctor, heap, async and compare; give dyno load the socket\'s path',
       notSocket: '{path} is not a unix socket (it is {what}); pass the path the server listens on',
       denied: 'no permission to connect to the unix socket {path}; run dyno as a user who may, or change the socket\'s mode'
     }
@@ -113,7 +114,7 @@ export const ERROR_CODES = /** @type {const} */ ({
       unixForm: '"{url}" is not a form dyno reads; write unix:/path/to/app.sock:/request/path, or --socket /path/to/app.sock with an http:// URL',
       unresolved: 'cannot resolve the host in {at}; check the URL',
       notTls: '{at} does not speak TLS (it answered in plain text); for a plain HTTP server, use http:// in the URL',
-      noPort: 'the --load URL {url} names no $PORT: the two versions listen on ports of their own, so write it like --load \'-c 10 http://127.0.0.1:$PORT/\'',
+      noPort: 'the --load URL {url} names no $PORT: the two versions listen on ports of their own, so write it like --load \'-c 10 http://127.0.0.1:$PORT/\' (or, for apps on unix sockets, --load \'--socket $SOCKET http://localhost/\')',
       emptyPort: 'the --load URL {url} has an empty port: the shell replaced $PORT before dyno saw it; put the load flags in single quotes: --load \'-c 10 http://127.0.0.1:$PORT/\'',
       notWholeUrl: 'the --load URL {url} is not a whole http(s) URL; write it like --load \'-c 10 http://127.0.0.1:$PORT/\''
     }
@@ -422,8 +423,8 @@ export const ERROR_CODES = /** @type {const} */ ({
   },
   DYNO_APP_SILENT: {
     exitCode: 1,
-    meaning: 'an app dyno compare --load was loading answered no request in a whole round: it hangs, or the URL is wrong for it',
-    message: '{version}: the app answered no request in round {round}; the rounds before it are compared'
+    meaning: 'an app dyno compare --load was loading answered no request in three rounds in a row (one alone may be a slow start): it hangs, or the URL is wrong for it',
+    message: '{version}: the app answered no request from round {round} on; the rounds before it are compared'
   },
   DYNO_NOTHING_COMPARED: {
     exitCode: 1,

@@ -17,7 +17,7 @@ import { parseLoadArgs } from '../kinds/load/cli.js'
 
 /** @satisfies {readonly import('./flags.js').Flag[]} */
 export const OBSERVING_FLAGS = /** @type {const} */ ([
-  { name: 'load', type: 'string', placeholder: 'flags and url', description: 'once the app listens, run dyno load with these flags; $PORT is the app\'s port, e.g. --load \'-c 100 -d 10 http://127.0.0.1:$PORT/\'' },
+  { name: 'load', type: 'string', placeholder: 'flags and url', description: 'once the app listens, run dyno load with these flags; $PORT is the app\'s port, e.g. --load \'-c 100 -d 10 http://127.0.0.1:$PORT/\' ($SOCKET its unix socket: --load \'--socket $SOCKET http://localhost/\')' },
   { name: 'on-port', type: 'string', placeholder: 'command', description: 'once the app listens, run this shell command (PORT is set) and stop when it exits' },
   { name: 'listen-timeout', type: 'duration', default: 30, placeholder: 'seconds', description: 'with --load or --on-port: how long to wait for the app to listen' },
   { name: 'stop-grace', type: 'duration', default: 5, max: 600, maxReason: 'an app that takes longer is better killed', placeholder: 'seconds', description: 'how long the app may take to shut down after SIGTERM before it gets SIGKILL (a second Ctrl-C kills it at once)' },

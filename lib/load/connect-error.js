@@ -40,7 +40,8 @@ function describeConnectError (err, target) {
   switch (err.code) {
     case NO_HTTP2: {
       const { chosen, why } = /** @type {{ chosen?: string, why?: string }} */ (err)
-      return chosen === undefined ? dynoError('DYNO_NO_HTTP2.cleartext', { at, why: why ?? err.message }) : dynoError('DYNO_NO_HTTP2.alpn', { at, chosen })
+      if (chosen !== undefined) return dynoError('DYNO_NO_HTTP2.alpn', { at, chosen })
+      return dynoError('DYNO_NO_HTTP2.cleartext', { at, why: why ?? err.message })
     }
     case 'ECONNREFUSED': {
       return dynoError(isLocalhost(target.hostname) ? 'DYNO_TARGET_REFUSED.refusedBoth' : 'DYNO_TARGET_REFUSED.refused', { at }, { cause: err })

@@ -38,11 +38,12 @@ const CONNECTION_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-c
 
 /**
  * @param {RequestSpec} spec complete (method, path, headers filled in)
+ * @param {string} authority the URL's host, as HTTP/1.1's Host header would carry it; a host header overrides it
  * @returns {StreamRequest}
  */
-export function streamRequest (spec) {
+export function streamRequest (spec, authority) {
   /** @type {http2.OutgoingHttpHeaders} */
-  const headers = { ':method': spec.method ?? 'GET', ':path': spec.path ?? '/' }
+  const headers = { ':method': spec.method ?? 'GET', ':path': spec.path ?? '/', ':authority': authority }
   for (const [name, value] of Object.entries(spec.headers ?? {})) {
     const lower = name.toLowerCase()
     if (lower === 'host') headers[':authority'] = value
@@ -129,7 +130,7 @@ export class Http2Connection {
     this.busy = new Set()
     for (let i = wire.pipelining - 1; i >= 0; i--) this.free.push(new StreamSlot(this, i))
     /** The requests as streams send them, made once; null for one built per send. */
-    this.streamRequests = wire.requests.map((r) => r.bytes === null ? null : streamRequest(r.spec))
+    this.streamRequests = wire.requests.map((r) => r.bytes === null ? null : streamRequest(r.spec, wire.target.host))
   }
 
   connect () {
@@ -282,7 +283,7 @@ export class Http2Connection {
       }
       let built
       try {
-        built = buildDynamicRequest(requests[index], this.context, streamRequest)
+        built = buildDynamicRequest(requests[index], this.context, (spec) => streamRequest(spec, this.wire.target.host))
       } catch (err) {
         this.engine.hookFailed(/** @type {Error} */ (err))
         return

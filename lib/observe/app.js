@@ -23,7 +23,8 @@ function formatSeconds (ms) {
  * dyno decides the order: stop the collectors, then stop the app.
  *
  * @typedef {{ pid: number, ppid: number }} AgentHello
- * @typedef {{ pid: number, port: number, address: string, family: string }} AgentListening
+ * Where a process of the app listens: a TCP port, or a unix socket (`path`, absolute, with no port).
+ * @typedef {{ pid: number, port: number | null, address: string | null, family: string, path?: string }} AgentListening
  * @typedef {{ code: number | null, signal: NodeJS.Signals | null }} ProcessExit
  */
 export class App {
@@ -53,7 +54,9 @@ export class App {
     /** The app did not end on SIGTERM and was killed. */
     this.killed = false
     this.channel.on('hello', (message) => this.agents.push(message))
-    this.channel.on('listening', (message) => { this.listening ??= message })
+    /** Every place the app listened, in order. @type {AgentListening[]} */
+    this.listenings = []
+    this.channel.on('listening', (message) => { this.listening ??= message; this.listenings.push(message) })
   }
 
   async start () {
@@ -93,13 +96,22 @@ export class App {
   }
 
   /**
-   * Resolves with the first TCP port a process of the app listens on.
+   * Resolves with the first TCP port, or unix socket, a process of the app listens on.
    * @param {number} timeoutMs
+   * @param {'tcp' | 'unix'} [kind]
    * @returns {Promise<AgentListening>}
    */
-  async waitForListening (timeoutMs) {
-    if (this.listening) return this.listening
-    const listening = once(this.channel, 'listening').then(() => /** @type {AgentListening} */ (this.listening))
+  async waitForListening (timeoutMs, kind = 'tcp') {
+    const found = () => this.listenings.find((l) => kind === 'unix' ? l.path !== undefined : l.port !== null)
+    if (found()) return /** @type {AgentListening} */ (found())
+    const listening = new Promise((resolve) => {
+      const onListening = () => {
+        if (!found()) return
+        this.channel.off('listening', onListening)
+        resolve(/** @type {AgentListening} */ (found()))
+      }
+      this.channel.on('listening', onListening)
+    })
     let timer
     const timeout = new Promise((resolve, reject) => {
       timer = setTimeout(() => reject(!this.agentStarted()
@@ -109,8 +121,8 @@ export class App {
     const race = { settled: false }
     const exited = /** @type {Promise<ProcessExit>} */ (this.exited).then(async (exit) => {
       // A launcher may end before the server it started listens: the app lives while any process of the run does.
-      while (!race.settled && this.listening === null && this.anyAlive()) await new Promise((resolve) => setTimeout(resolve, 25))
-      if (this.listening) return this.listening
+      while (!race.settled && !found() && this.anyAlive()) await new Promise((resolve) => setTimeout(resolve, 25))
+      if (found()) return /** @type {AgentListening} */ (found())
       throw !this.agentStarted() ? notNode(this.options.command) : dynoError('DYNO_TARGET_EXITED', { how: describeExit(exit) })
     })
     try {

@@ -1,6 +1,42 @@
+import { resolve } from 'node:path'
 import { dynoError } from '../errors.js'
+import { unixUrl } from '../load/options.js'
 
 const PORT = /\$\{?PORT\}?/g
+/** In a --load, the unix socket the app listens on, as `$PORT` is its port. */
+export const SOCKET = '$SOCKET'
+
+/**
+ * The unix socket a load goes to, as written (`$SOCKET` included), or null
+ * for a load of a host and port.
+ * @param {{ url: string, socketPath?: string }} load
+ */
+export function loadSocket (load) {
+  return load.socketPath ?? unixUrl(load.url)?.socketPath ?? null
+}
+
+/**
+ * Whether the load names where the app listens, whatever it is: `$PORT` in
+ * its URL, or `$SOCKET` as its socket.
+ * @param {{ url: string, socketPath?: string }} load
+ */
+export function namesAppAddress (load) {
+  return holdsPort(load.url) || loadSocket(load) === SOCKET
+}
+
+/**
+ * The load for the app that listens at `listening`: `$PORT` and `$SOCKET` filled in.
+ * @template {{ url: string, socketPath?: string }} T
+ * @param {T} load @param {import('./app.js').AgentListening} listening
+ * @returns {T}
+ */
+export function loadFor (load, listening) {
+  const socket = loadSocket(load)
+  if (socket === null) return { ...load, url: withPort(load.url, /** @type {number} */ (listening.port)) }
+  const path = socket === SOCKET ? /** @type {string} */ (listening.path) : socket
+  const unix = unixUrl(load.url)
+  return { ...load, url: unix === null ? load.url : `http://localhost${unix.path}`, socketPath: path }
+}
 
 /**
  * The load's URL with `$PORT` (or `${PORT}`) replaced.
@@ -24,6 +60,7 @@ export function holdsPort (url) {
  * @param {string} url
  */
 export function checkLoadUrl (url) {
+  if (unixUrl(url) !== null) return
   if (/^[a-z]+:\/\/(?:\[[^\]]*\]|[^/:?#]*):(?=[/?#]|$)/i.test(url)) {
     throw dynoError('DYNO_BAD_URL.emptyPort', { url })
   }
@@ -34,11 +71,19 @@ export function checkLoadUrl (url) {
 
 /**
  * What to tell the user when the load will not reach the app it observes.
- * @param {string} url the --load URL as given
- * @param {{ port: number, address: string }} listening where the app listens
+ * @param {{ url: string, socketPath?: string }} load the --load as given
+ * @param {import('./app.js').AgentListening} listening where the app listens: a port, or a socket for a socket load
  * @returns {string | null}
  */
-export function loadUrlWarning (url, listening) {
+export function loadUrlWarning (load, listening) {
+  const socket = loadSocket(load)
+  if (socket !== null) {
+    return socket !== SOCKET && listening.path !== undefined && resolve(socket) !== listening.path
+      ? `the --load goes to the unix socket ${socket}, but the app listens on ${listening.path}; write --socket '$SOCKET' to load the app's`
+      : null
+  }
+  const url = load.url
+  if (listening.port === null) return null
   const target = new URL(withPort(url, listening.port))
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80))
   if (!holdsPort(url) && port !== listening.port) {

@@ -1,6 +1,6 @@
 import { load } from '../load/run.js'
 import { App } from './app.js'
-import { withPort, loadUrlWarning } from './load-url.js'
+import { loadFor, loadSocket, loadUrlWarning } from './load-url.js'
 import { runOnPort } from './on-port.js'
 import { readProcesses } from './processes.js'
 
@@ -88,7 +88,8 @@ export async function observe (options, hooks = {}) {
   let failure = null
   try {
     if (options.load || options.onPort) {
-      const listening = await untilAborted(app.waitForListening(options.listenTimeoutMs), stop.signal)
+      const kind = options.load && loadSocket(options.load) !== null ? 'unix' : 'tcp'
+      const listening = await untilAborted(app.waitForListening(options.listenTimeoutMs, kind), stop.signal)
       // The load stops when the user stops, or when the process it loads goes away.
       const driverStop = new AbortController()
       stop.signal.addEventListener('abort', () => driverStop.abort(), { once: true })
@@ -114,7 +115,7 @@ export async function observe (options, hooks = {}) {
         }
         if (round === 1) startMs = Date.now()
         if (roundLoad) loads.push(await runLoad(roundLoad, listening, driverStop.signal, loadTimeline, hooks))
-        else onPort = await runOnPort(/** @type {string} */ (options.onPort), listening.port, options, driverStop.signal)
+        else onPort = await runOnPort(/** @type {string} */ (options.onPort), /** @type {number} */ (listening.port), options, driverStop.signal)
         loadWindow = { startMs, endMs: Date.now() }
         if (onPort?.failed) break
       }
@@ -154,9 +155,9 @@ export async function observe (options, hooks = {}) {
  * @param {ObserveHooks} hooks
  */
 async function runLoad (options, listening, signal, timeline, hooks) {
-  const warning = loadUrlWarning(options.url, listening)
+  const warning = loadUrlWarning(options, listening)
   if (warning) hooks.onWarning?.(warning)
-  const loadOptions = { ...options, url: withPort(options.url, listening.port) }
+  const loadOptions = loadFor(options, listening)
   hooks.onLoadStart?.(loadOptions)
   try {
     return await load({

@@ -38,7 +38,7 @@ const anyValues = new Proxy({}, { has: () => true, get: (_, key) => `<${String(k
 test('every code is declared with an exit code, a meaning and its messages, each one line with named values', () => {
   assert.ok(templates.size > Object.keys(declared).length)
   for (const [code, entry] of Object.entries(declared)) {
-    assert.match(code, /^DYNO_[A-Z_]+$/)
+    assert.match(code, /^DYNO_[A-Z0-9_]+$/)
     assert.ok([1, 2, 3, 70].includes(entry.exitCode), `${code}: exit code ${entry.exitCode}`)
     assert.ok(entry.meaning.length > 10, `${code} says what it means`)
     assert.ok((entry.message === undefined) !== (entry.messages === undefined), `${code} has either one message or named messages`)
@@ -82,7 +82,7 @@ test('docs/errors.md lists every declared code with its exit code and meaning, a
   const doc = readFileSync(join(root, 'docs', 'errors.md'), 'utf8')
   /** @type {Map<string, { exitCode: number, meaning: string }>} */
   const rows = new Map()
-  for (const [, code, exitCode, meaning] of doc.matchAll(/^\| `(DYNO_[A-Z_]+)` \| (\d+) \| (.+) \|$/gm)) {
+  for (const [, code, exitCode, meaning] of doc.matchAll(/^\| `(DYNO_[A-Z0-9_]+)` \| (\d+) \| (.+) \|$/gm)) {
     assert.ok(!rows.has(code), `docs/errors.md lists ${code} twice`)
     rows.set(code, { exitCode: Number(exitCode), meaning })
   }
@@ -90,7 +90,7 @@ test('docs/errors.md lists every declared code with its exit code and meaning, a
     assert.deepEqual(rows.get(code), { exitCode, meaning }, `docs/errors.md should list ${code} as | \`${code}\` | ${exitCode} | ${meaning} |`)
   }
   for (const code of rows.keys()) assert.ok(declared[code], `docs/errors.md lists ${code}, which lib/error-codes.js does not declare`)
-  for (const [code] of doc.matchAll(/DYNO_[A-Z_]+/g)) {
+  for (const [code] of doc.matchAll(/DYNO_[A-Z0-9_]+/g)) {
     assert.ok(declared[code] || NOT_CODES.has(code), `docs/errors.md names ${code}, which lib/error-codes.js does not declare`)
   }
 })
@@ -98,7 +98,7 @@ test('docs/errors.md lists every declared code with its exit code and meaning, a
 test('every code and message raised in lib/ is declared, and every declared message is raised', () => {
   const raised = new Set()
   for (const { file, text } of sources) {
-    for (const [, id] of text.matchAll(/['"`](DYNO_[A-Z_]+(?:\.\w+)?)['"`]/g)) {
+    for (const [, id] of text.matchAll(/['"`](DYNO_[A-Z0-9_]+(?:\.\w+)?)['"`]/g)) {
       if (NOT_CODES.has(id)) continue
       assert.ok(templates.has(id) || declared[id], `${id} (in ${file}) is not declared in lib/error-codes.js`)
       raised.add(id)
@@ -119,7 +119,7 @@ test('no code under lib/ builds an error of dyno\'s from words of its own: it na
       if (/\b(usageError|targetError)\s*\(/.test(line)) offenders.push(where)
       // dynoError and errorInfo take a declared message's name, never words.
       for (const [, first] of line.matchAll(/\b(?:dynoError|errorInfo)\(\s*(['"`][^'"`]*['"`]?)/g)) {
-        if (!/^(['"])DYNO_[A-Z_]+(\.\w+)?\1$/.test(first)) offenders.push(where)
+        if (!/^(['"])DYNO_[A-Z0-9_]+(\.\w+)?\1$/.test(first)) offenders.push(where)
       }
       // A micro failure, too, carries a declared code and message.
       if (/\b(stage|type): '(load|setup|run|error)'.*\bmessage: [`'"]/.test(line)) offenders.push(where)

@@ -152,3 +152,47 @@ test('HTTP/2 flags that do not fit: --streams without --http2, -p with it', asyn
   assert.equal(absurd.code, 2)
   assert.equal(absurd.stderr.trim().split('\n').length, 1)
 })
+
+test('request hooks over HTTP/2: setupRequest builds each request (at once or later), onResponse reads each body', async (t) => {
+  /** @type {string[]} */
+  const bodies = []
+  const server = await startHttp2Server({
+    onStream: (stream) => {
+      let body = ''
+      stream.on('data', (chunk) => { body += chunk })
+      stream.on('end', () => {
+        bodies.push(body)
+        stream.respond({ ':status': 201 })
+        stream.end(`got ${body}`)
+      })
+      return true
+    }
+  })
+  t.after(server.close)
+  let seen = 0
+  const result = await load({
+    url: server.url,
+    http2: true,
+    streams: 3,
+    connections: 1,
+    amount: 30,
+    requests: [
+      { method: 'POST', setupRequest: (req, context) => ({ ...req, body: `n=${(context.n = (context.n ?? 0) + 1)}` }) },
+      { method: 'POST', setupRequest: async (req) => ({ ...req, body: 'later' }), onResponse: (status, body) => { if (status === 201 && body === 'got later') seen++ } }
+    ]
+  })
+  assert.equal(result.requests.completed, 30)
+  assert.deepEqual(result.statusCodes, { 201: 30 })
+  assert.equal(seen, 15)
+  assert.equal(bodies.filter((b) => b === 'later').length, 15)
+  assert.deepEqual(bodies.filter((b) => b.startsWith('n=')).sort(), Array.from({ length: 15 }, (_, i) => `n=${i + 1}`).sort())
+})
+
+test('HTTP/2 in worker threads: each worker its share of the connections', async (t) => {
+  const server = await startHttp2Server()
+  t.after(server.close)
+  const result = await load({ url: server.url, http2: true, streams: 2, connections: 4, workers: 2, amount: 200 })
+  assert.equal(result.requests.completed, 200)
+  assert.equal(result.errors.total, 0)
+  assert.equal(server.stats.mostOpen, 2)
+})

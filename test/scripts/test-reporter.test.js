@@ -14,8 +14,9 @@ const fixture = join(root, 'test', 'fixtures', 'test-runs', 'coverage-gap.js')
 function run (/** @type {NodeJS.ProcessEnv} */ extra) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-reporter-'))
   const reportFile = join(dir, 'report.json')
-  // Without it, the inner run would report to this one instead of through the reporter.
-  const { NODE_TEST_CONTEXT, ...env } = process.env
+  // Without NODE_TEST_CONTEXT, the inner run would report to this one instead of through the reporter;
+  // without NODE_V8_COVERAGE, it would hand its truncated file on to the coverage of npm test itself.
+  const { NODE_TEST_CONTEXT, NODE_V8_COVERAGE, ...env } = process.env
   try {
     const { status } = spawnSync(process.execPath, ['--test', '--experimental-test-coverage', `--test-reporter=${join(root, 'scripts', 'test-reporter.js')}`, '--test-reporter-destination=stdout', fixture], {
       cwd: dir, encoding: 'utf8', env: { ...env, ...extra, DYNO_TEST_REPORT_FILE: reportFile }

@@ -8,7 +8,7 @@ import { requestsInterval, stopReason } from './stopping.js'
 import { PairRound, roundOrder, roundPlan } from './pair-round.js'
 import { DynoError, dynoError, exitCodeOf, labelledError } from '../../errors.js'
 import { resolveProgram } from '../../observe/command.js'
-import { holdsPort } from '../../observe/load-url.js'
+import { namesAppAddress } from '../../observe/load-url.js'
 import { displayUrl } from '../../load/options.js'
 import { createRunFolder, fileRunMeta, writeJson, writeMeta } from '../../run-folder.js'
 import { compareLoadJson } from './json.js'
@@ -84,7 +84,7 @@ import { observeRun } from '../../commands/observed-run.js'
  * @returns {Promise<{ result: CompareLoadResult, exitCode: number }>}
  */
 export async function runCompareLoad (options, io) {
-  if (!holdsPort(options.load.url)) {
+  if (!namesAppAddress(options.load)) {
     throw dynoError('DYNO_BAD_URL.noPort', { url: displayUrl(options.load.url) })
   }
   const tree = 'against' in options.versions ? await checkout(io.cwd, options.versions.against) : null
@@ -388,7 +388,7 @@ function finish (options, versions, folder, { sides, stopped, cpus, mode, failur
   const { comparisons, totals } = compareLoadRounds(rounds, { sequential: options.rounds === null })
   const interrupted = io.signal?.aborted ? String(io.signal.reason ?? 'SIGINT') : null
   const failure = startFailure ?? (['before', 'after']).map((side) => sides[/** @type {Side} */ (side)].map((s) => sideFailure(s, versions[/** @type {Side} */ (side)].label)).find(Boolean)).find(Boolean) ??
-    (comparisons.length === 0 && rounds.length > 0 && !interrupted ? nothingCompared(totals) : silentFailure(sides, versions))
+    silentFailure(sides, versions) ?? (comparisons.length === 0 && rounds.length > 0 && !interrupted ? nothingCompared(totals) : null)
   const requests = comparisons.find((c) => c.name === 'requests')
   const gate = options.failIfSlower !== null && requests ? slowerGate([requests], options.failIfSlower) : null
   const describe = (/** @type {Version} */ v) => ({ label: v.label, command: v.command, commit: v.commit })
@@ -415,12 +415,28 @@ function finish (options, versions, folder, { sides, stopped, cpus, mode, failur
 }
 
 /**
- * Whether a side of round `index` answered no request in its load: an app
- * that hangs (or a URL that is wrong for it) would only make more such rounds.
+ * Rounds in a row in which a side must answer nothing for the run to end:
+ * one silent round can be a cold app on a busy machine, three are an app
+ * that hangs or a URL that is wrong for it.
+ */
+const SILENT_ROUNDS = 3
+
+/**
+ * Whether a side has answered nothing for SILENT_ROUNDS rounds in a row, up to round `index`.
  * @param {Record<Side, SideRun[]>} sides @param {number} index
  */
 function silentRound (sides, index) {
-  return [sides.before[index], sides.after[index]].some((s) => s && answeredNothing(s))
+  return [sides.before, sides.after].some((runs) => silentSince(runs.slice(0, index + 1)).length >= SILENT_ROUNDS)
+}
+
+/**
+ * The side's last rounds, each of which answered nothing.
+ * @param {SideRun[]} runs
+ */
+function silentSince (runs) {
+  let first = runs.length
+  while (first > 0 && answeredNothing(runs[first - 1])) first--
+  return runs.slice(first)
 }
 
 /** @param {SideRun} side its load ran to its end and had no answer */
@@ -429,13 +445,14 @@ function answeredNothing (side) {
 }
 
 /**
- * The first round in which a side answered nothing, as a failure.
+ * A side that answered nothing from some round to the end of the run, as a
+ * failure named by that round.
  * @param {Record<Side, SideRun[]>} sides @param {{ before: Version, after: Version }} versions
  */
 function silentFailure (sides, versions) {
   for (const side of /** @type {Side[]} */ (['before', 'after'])) {
-    const silent = sides[side].find(answeredNothing)
-    if (silent) return dynoError('DYNO_APP_SILENT', { version: versions[side].label, round: silent.round })
+    const silent = silentSince(sides[side])
+    if (silent.length > 0) return dynoError('DYNO_APP_SILENT', { version: versions[side].label, round: silent[0].round })
   }
   return null
 }
@@ -456,7 +473,8 @@ function nothingCompared (totals) {
  * @returns {DynoError | null}
  */
 function sideFailure ({ run, round, loads, warmingUp }, label) {
-  if (run.failure) return /** @type {DynoError} */ (labelled(run.failure, `${label} (round ${round})`))
+  // A load the app answered nothing of is judged with the rounds around it (silentRound): it may have been slow to start.
+  if (run.failure && !answeredNoLoad(run)) return /** @type {DynoError} */ (labelled(run.failure, `${label} (round ${round})`))
   const done = loads.filter((l) => !l.interrupted).length
   if (run.observed.interrupted === null && !run.end.stoppedByDyno && done === 0) {
     const during = run.observed.loads.some((l) => l.interrupted)
@@ -465,6 +483,16 @@ function sideFailure ({ run, round, loads, warmingUp }, label) {
     return dynoError(warmingUp ? 'DYNO_APP_ENDED.betweenWarmUp' : 'DYNO_APP_ENDED.between', values)
   }
   return null
+}
+
+/**
+ * The run failed only in that its last load had no answer: the app still
+ * accepted connections, and nothing else went wrong.
+ * @param {import('../../commands/observed-run.js').ObservedRun} run
+ */
+function answeredNoLoad (run) {
+  const load = run.observed.load
+  return run.observed.failure === null && load !== null && load.requests.completed === 0 && !load.targetRefusing && load.failure === null
 }
 
 /**

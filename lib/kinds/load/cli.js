@@ -146,6 +146,7 @@ export async function parseLoadArgs (argv, cwd, { urlToCheck = (/** @type {strin
   // -a alone means "exactly N requests, however long it takes"; an explicit -d still limits it.
   const duration = values.amount !== undefined && !given.has('duration') ? undefined : values.duration
   const options = await loadOptionsFromFlags({ ...values, duration }, positionals[0], cwd)
+  if (own && (options.socketPath === '$SOCKET' || /^unix:\$SOCKET/i.test(options.url))) throw dynoError('DYNO_BAD_SOCKET.placeholder')
   // Every mistake now, before a header is printed or an app is started.
   if (options.requestsFile) options.requests = await loadRequestsFile(options.requestsFile)
   resolveOptions({ ...options, url: urlToCheck(options.url) })
@@ -249,7 +250,8 @@ async function loadOptionsFromFlags (values, url, cwd) {
   const ca = values.ca !== undefined ? await readUserFile(values.ca, cwd, 'certificate authority') : undefined
   return {
     url,
-    socketPath: values.socket === undefined ? undefined : resolve(cwd, values.socket),
+    // $SOCKET stands for the socket an observed app listens on (see lib/observe/load-url.js).
+    socketPath: values.socket === undefined || values.socket === '$SOCKET' ? values.socket : resolve(cwd, values.socket),
     http2: values.http2 === true,
     streams: values.streams,
     connections: values.connections,
