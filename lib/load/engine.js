@@ -96,7 +96,7 @@ export class LoadEngine {
   /** @param {EngineConfig} config */
   constructor (config) {
     this.config = config
-    const identical = config.requests.length === 1 && config.requests[0].bytes !== null
+    const identical = config.requests.length === 1 && config.requests[0].bytes !== null && !config.target.http2
     /** @type {import('./connection.js').Wire} */
     this.wire = {
       target: config.target,

@@ -68,6 +68,8 @@ class StreamSlot {
     /** @type {http2.ClientHttp2Stream | null} */
     this.stream = null
     this.request = 0
+    /** Counts the slot's uses: a request built late opens only if its slot was not given to another since. */
+    this.use = 0
     this.sentAt = 0
     this.intendedAt = 0
     this.status = 0
@@ -268,6 +270,7 @@ export class Http2Connection {
       this.nextRequest = index + 1 === requests.length ? 0 : index + 1
       const due = intended + i * interval
       const slot = /** @type {StreamSlot} */ (this.free.pop())
+      slot.use++
       slot.request = index
       slot.sentAt = now
       slot.intendedAt = due >= freeSince ? now : due
@@ -294,8 +297,9 @@ export class Http2Connection {
       }
       // Streams do not wait for each other: this one opens once its hook resolves, its latency counted from then.
       const session = this.session
+      const use = slot.use
       built.then((request) => {
-        if (session !== this.session || this.engine.isStopped() || !this.busy.has(slot)) return
+        if (session !== this.session || this.engine.isStopped() || slot.use !== use || !this.busy.has(slot)) return
         slot.sentAt = performance.now()
         if (slot.intendedAt === now) slot.intendedAt = slot.sentAt
         this.open(slot, request)
@@ -475,11 +479,21 @@ export class Http2Connection {
       if (now - this.connectStartedAt > timeout) this.restart('timeout')
       return
     }
+    let freed = false
     for (const slot of this.busy) {
       if (now - slot.sentAt <= timeout || slot.endedAs !== null) continue
       slot.endedAs = 'timeout'
-      if (slot.stream === null) this.settleSlot(slot, 'timeout')
-      else slot.stream.close(NGHTTP2_CANCEL)
+      if (slot.stream !== null) {
+        slot.stream.close(NGHTTP2_CANCEL)
+        continue
+      }
+      // Still being built by its hook: it fails here, and its slot takes the next request.
+      this.settleSlot(slot, 'timeout')
+      freed = true
+    }
+    if (freed) {
+      this.now = now
+      this.pump()
     }
   }
 }

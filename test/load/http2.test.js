@@ -196,3 +196,24 @@ test('HTTP/2 in worker threads: each worker its share of the connections', async
   assert.equal(result.errors.total, 0)
   assert.equal(server.stats.mostOpen, 2)
 })
+
+test('a request whose hook outlived its timeout is not sent when the hook resolves at last', async (t) => {
+  const server = await startHttp2Server()
+  t.after(server.close)
+  const result = await load({
+    url: server.url,
+    http2: true,
+    connections: 1,
+    amount: 6,
+    timeout: 0.15,
+    requests: [
+      { path: '/fast' },
+      { path: '/slow', setupRequest: async (req) => { await new Promise((resolve) => setTimeout(resolve, 400)); return req } }
+    ]
+  })
+  // Every /slow timed out while its hook ran: none of them may reach the server afterwards, on another request's stream.
+  assert.equal(result.errors.timeout, 3)
+  assert.equal(result.requests.completed, 3)
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  assert.equal(server.stats.requests, 3)
+})

@@ -62,6 +62,8 @@ export const LOOP_MIN = 3
 export const LIMIT = 10
 /** How many operations made at once make a fan-out. */
 export const FAN_OUT_MIN = 8
+/** The share of a fan-out's operations that, settled in its first wave, show they were served side by side. */
+const MOST_AT_ONCE = 0.75
 
 /**
  * @param {Step[][]} chains
@@ -222,6 +224,10 @@ export function findFanOuts (graph) {
     const last = sum(waits.slice(-quarter)) / quarter
     // Side by side, they would settle together; in a queue, each waits for those before it.
     if (last - first < Math.max(1, first / 2)) continue
+    // And a queue serves them in waves: most settling at once, with a few late, is a pause of the
+    // process (a busy machine), not a service that takes so many at a time.
+    const atOnce = firstWave(settled.map((op) => graph.settled(op)))
+    if (atOnce > settled.length * MOST_AT_ONCE) continue
     const serviceMs = Math.min(...waits)
     const awaitedAt = commonAwaiter(graph, ops)
     fanOuts.push({
@@ -232,7 +238,7 @@ export function findFanOuts (graph) {
       count: ops.length,
       waits,
       serviceMs,
-      atOnce: firstWave(settled.map((op) => graph.settled(op))),
+      atOnce,
       spanMs: Math.max(...settled.map((op) => graph.settled(op))) - ops[0].created,
       waitedOn: graph.waitedOn(ops[0])
     })

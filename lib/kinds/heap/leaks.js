@@ -22,6 +22,14 @@ export const NOISE_OBJECTS = 100
 /** Classes of V8's own making: code, maps, feedback. The app does not hold them itself. */
 const RUNTIME = /^\((compiled code|system|object shape|synthetic|hidden)\)$|^system \//
 
+/**
+ * Holders inside Node that keep a bounded number of entries: growth into
+ * them stops at their bound, however long the app runs. Node keeps the
+ * timing of the last 250 fetches (performance.setResourceTimingBufferSize);
+ * a slow run fills that buffer over several rounds.
+ */
+const BOUNDED_HOLDERS = [/^node:internal\/perf\//]
+
 /** With two snapshots only, a class must also grow by this share of what it had (code loaded between them adds some of everything). */
 export const NOISE_SHARE = 0.05
 
@@ -55,7 +63,7 @@ export function namedLeaks (rows, retainers) {
   const byHolder = new Map()
   for (const r of retainers) {
     const path = r.paths[0]
-    if (!path) continue
+    if (!path || BOUNDED_HOLDERS.some((bounded) => bounded.test(path.holder.location ?? ''))) continue
     const key = `${path.holder.text}\u0000${path.holder.location}`
     const group = byHolder.get(key)
     if (group) group.classes.push(r)
