@@ -184,7 +184,7 @@ export const ERROR_CODES = /** @type {const} */ ({
       ports: '{flag} {n} needs a local port per connection, and this system has {ports}; lower {flag}',
       portsLinux: '{flag} {n} needs a local port per connection, and this system has {ports} (net.ipv4.ip_local_port_range); lower {flag}',
       openFiles: '{flag} {n} needs an open file per connection, and this process may open {sockets} more (its open-file limit is {limit}); raise it with "ulimit -n {wanted}" before starting dyno (as root beyond the hard limit, ulimit -Hn), or lower {flag}',
-      inFlight: '-c {connections} with -p {pipelining} keeps {inFlight} requests in flight; dyno keeps at most {max}; lower -c or -p',
+      inFlight: '-c {connections} with {flag} {pipelining} keeps {inFlight} requests in flight; dyno keeps at most {max}; lower -c or {flag}',
       ranOut: 'this process ran out of open files while connecting to {at} ({code}); lower -c, or raise the open-file limit (ulimit -n)'
     }
   },

@@ -97,6 +97,8 @@ async function fileKind (path) {
     if (stat.isSocket()) return 'a socket'
     if (stat.isDirectory()) return 'a directory'
     if (stat.isFile()) return 'a regular file'
+    if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device'
+    if (stat.isFIFO()) return 'a named pipe'
     return 'not a socket'
   } catch {
     return 'gone'

@@ -109,7 +109,8 @@ export function checkLimits (run) {
   }
   check(connections, '-c')
   if (connections * pipelining > MAX_IN_FLIGHT) {
-    throw dynoError('DYNO_OVER_LIMIT.inFlight', { connections, pipelining, inFlight: count(connections * pipelining), max: count(MAX_IN_FLIGHT) })
+    const flag = run.streams > run.pipelining ? '--streams' : '-p'
+    throw dynoError('DYNO_OVER_LIMIT.inFlight', { connections, flag, pipelining, inFlight: count(connections * pipelining), max: count(MAX_IN_FLIGHT) })
   }
   if (!run.openModel) return run.maxConnections
   if (run.maxConnectionsGiven) {

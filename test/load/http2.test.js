@@ -151,6 +151,9 @@ test('HTTP/2 flags that do not fit: --streams without --http2, -p with it', asyn
   const absurd = await runDyno(['load', '--http2', '--streams', '1e9', '-a', '5', 'http://127.0.0.1:9/'])
   assert.equal(absurd.code, 2)
   assert.equal(absurd.stderr.trim().split('\n').length, 1)
+  const tooMany = await runDyno(['load', '--http2', '--streams', '10000', '-c', '1000', '-a', '5', 'http://127.0.0.1:9/'])
+  assert.equal(tooMany.code, 2)
+  assert.match(tooMany.stderr, /-c 1000 with --streams 10000 keeps 10,000,000 requests in flight; .*lower -c or --streams$/m)
 })
 
 test('request hooks over HTTP/2: setupRequest builds each request (at once or later), onResponse reads each body', async (t) => {

@@ -74,6 +74,10 @@ test('a socket path that is missing, not a socket, or left behind by a dead serv
   assert.equal(notSocket.code, 2)
   assert.match(notSocket.stderr, /^dyno load: .*file\.sock is not a unix socket \(it is a regular file\)/)
 
+  const device = await runDyno(['load', '-a', '5', '--socket', '/dev/null', 'http://localhost/'])
+  assert.equal(device.code, 2)
+  assert.match(device.stderr, /^dyno load: \/dev\/null is not a unix socket \(it is a device\)/)
+
   // A server killed outright leaves its socket file behind, with nothing listening.
   const stale = join(dir, 'stale.sock')
   const child = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(stale)})`], { stdio: 'ignore' })
