@@ -3,7 +3,7 @@
 // average computed in JavaScript, a query per row awaited in a loop, and a
 // real leak. One database for the file, in a temporary folder.
 import assert from 'node:assert/strict'
-import { readFileSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -124,4 +124,14 @@ test('compare --load: the average in SQL against in JavaScript, each over the po
   const run = await dynoOn(['compare', '--json', '--rounds', '3', '--load', '-c 10 -d 1 http://127.0.0.1:$PORT/', '--a', `${process.execPath} ${server}`, '--b', `${process.execPath} ${fixed}`], env(), 300_000)
   assert.equal(run.code, 0, run.stderr)
   assertFollowsFromLoads(run.json, 3)
+})
+
+test('fastify over HTTP/2 (h2c) on a unix socket, over the pool: dyno doctor loads it by its socket', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-h2-sock-'))
+  const app = join(root, 'test/fixtures/apps/fastify-h2-socket.js')
+  const run = await dynoOn(['doctor', '--load', '--http2 --streams 4 -c 2 -d 2 --socket $SOCKET http://localhost/items', '--', process.execPath, app], { ...env(), SOCKET_DIR: dir })
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stdout, /^Running 2s test @ http:\/\/localhost\/items via .*fastify-\d+\.sock\n2 connections, HTTP\/2 with 4 streams each$/m)
+  assert.match(run.stdout, /^[\d,]+ requests in /m)
+  assert.doesNotMatch(run.stdout, /^[\d,]+ (errors|non-2xx)/m)
 })
