@@ -2,7 +2,10 @@ import net from 'node:net'
 import tls from 'node:tls'
 import { classifyError, timedOut } from './connect-error.js'
 import { ResponseParser } from './response-parser.js'
+import { rawWriter } from './raw-write.js'
 import { buildDynamicRequest, hookError } from './request.js'
+
+const raw = rawWriter()
 
 /**
  * One socket of the load: sends requests (up to `pipelining` in flight),
@@ -217,7 +220,7 @@ export class Connection {
         this.requestOf[slot] = 0
         slot = (slot + 1) & this.mask
       }
-      socket.write(n === 1 ? bytes : wire.burst.subarray(0, n * bytes.length))
+      this.write(socket, n === 1 ? bytes : wire.burst.subarray(0, n * bytes.length))
       return
     }
     /** @type {Promise<Buffer> | null} */
@@ -246,6 +249,14 @@ export class Connection {
     }
     if (n > 1) socket.uncork()
     if (waiting !== null) this.writeInOrder(socket, waiting)
+  }
+
+  /**
+   * Writes past the socket's stream where Node allows it (see raw-write.js).
+   * @param {net.Socket} socket @param {Buffer} data
+   */
+  write (socket, data) {
+    if (raw === null || this.wire.target.tls || !raw.write(socket, data)) socket.write(data)
   }
 
   /**
