@@ -133,8 +133,8 @@ export class ResponseParser {
     this.bodyParts = null
     this.carry = Buffer.allocUnsafe(1024)
     this.carryLength = 0
-    /** The memory of the last buffer parsed, and its 32-bit view for findLF(). @type {ArrayBufferLike | null} */
-    this.memory = null
+    /** The last buffer parsed, and the 32-bit view of its memory for findLF(). @type {Uint8Array | null} */
+    this.wordsOf = null
     /** @type {Int32Array | null} */
     this.words = null
     // Every field is set here with its final type, so V8 keeps one stable
@@ -190,9 +190,10 @@ export class ResponseParser {
    */
   execute (buf, start, end) {
     let i = start
-    const memory = buf.buffer
-    if (memory !== this.memory) {
-      this.memory = memory
+    // The engine parses from one buffer all along (reading its .buffer is a call into V8).
+    if (buf !== this.wordsOf) {
+      const memory = buf.buffer
+      this.wordsOf = buf
       // Word indexes must fit 32-bit arithmetic; past 2 GB, findLF goes byte by byte.
       this.words = memory.byteLength < 2 ** 31 ? new Int32Array(memory, 0, memory.byteLength >>> 2) : null
     }
