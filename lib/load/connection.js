@@ -243,7 +243,7 @@ export class Connection {
         if (built instanceof Promise) waiting = built
         else bytes = built
       }
-      if (bytes !== null) socket.write(bytes)
+      if (bytes !== null) this.write(socket, bytes)
       else this.unwritten.push(slot)
       slot = (slot + 1) & this.mask
     }
@@ -296,7 +296,7 @@ export class Connection {
       const now = performance.now()
       if (this.intendedAt[slot] === this.sentAt[slot]) this.intendedAt[slot] = now
       this.sentAt[slot] = now
-      socket.write(bytes)
+      this.write(socket, bytes)
       if (this.unwritten.length === 0) return
       const request = this.wire.requests[this.requestOf[this.unwritten[0]]]
       next = request.bytes ?? this.build(request)
