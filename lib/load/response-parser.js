@@ -325,8 +325,26 @@ export class ResponseParser {
     } else if (equalsLower(b, s, colon, TRANSFER_ENCODING)) {
       this.chunked = lastTokenIs(b, vs, ve, CHUNKED)
     } else if (equalsLower(b, s, colon, CONNECTION)) {
-      if (hasToken(b, vs, ve, CLOSE)) this.closeHeader = true
-      if (hasToken(b, vs, ve, KEEP_ALIVE)) this.keepAliveHeader = true
+      this.connectionTokens(b, vs, ve)
+    }
+  }
+
+  /**
+   * Notes `close` and `keep-alive` among the tokens of a Connection header, `b[s..e)`, in one pass.
+   * @param {Buffer} b @param {number} s @param {number} e
+   */
+  connectionTokens (b, s, e) {
+    let t = s
+    for (let i = s; i <= e; i++) {
+      if (i === e || b[i] === 44 /* , */) {
+        let ts = t
+        let te = i
+        while (ts < te && (b[ts] === SPACE || b[ts] === TAB)) ts++
+        while (te > ts && (b[te - 1] === SPACE || b[te - 1] === TAB)) te--
+        if (equalsLower(b, ts, te, KEEP_ALIVE)) this.keepAliveHeader = true
+        else if (equalsLower(b, ts, te, CLOSE)) this.closeHeader = true
+        t = i + 1
+      }
     }
   }
 
