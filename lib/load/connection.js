@@ -2,7 +2,10 @@ import net from 'node:net'
 import tls from 'node:tls'
 import { classifyError, timedOut } from './connect-error.js'
 import { ResponseParser } from './response-parser.js'
+import { rawWriter } from './raw-write.js'
 import { buildDynamicRequest, encodeRequest, hookError } from './request.js'
+
+const raw = rawWriter()
 
 /**
  * One socket of the load: sends requests (up to `pipelining` in flight),
@@ -235,7 +238,7 @@ export class Connection {
         this.requestOf[slot] = 0
         slot = (slot + 1) & this.mask
       }
-      socket.write(n === 1 ? bytes : wire.burst.subarray(0, n * bytes.length))
+      this.write(socket, n === 1 ? bytes : wire.burst.subarray(0, n * bytes.length))
       return
     }
     /** @type {Promise<Buffer> | null} */
@@ -258,12 +261,20 @@ export class Connection {
         if (built instanceof Promise) waiting = built
         else bytes = built
       }
-      if (bytes !== null) socket.write(bytes)
+      if (bytes !== null) this.write(socket, bytes)
       else this.unwritten.push(slot)
       slot = (slot + 1) & this.mask
     }
     if (n > 1) socket.uncork()
     if (waiting !== null) this.writeInOrder(socket, waiting)
+  }
+
+  /**
+   * Writes past the socket's stream where Node allows it (see raw-write.js).
+   * @param {net.Socket} socket @param {Buffer} data
+   */
+  write (socket, data) {
+    if (raw === null || this.wire.target.tls || !raw.write(socket, data)) socket.write(data)
   }
 
   /**
@@ -303,7 +314,7 @@ export class Connection {
       const now = performance.now()
       if (this.intendedAt[slot] === this.sentAt[slot]) this.intendedAt[slot] = now
       this.sentAt[slot] = now
-      socket.write(bytes)
+      this.write(socket, bytes)
       if (this.unwritten.length === 0) return
       const request = this.wire.requests[this.requestOf[this.unwritten[0]]]
       next = request.bytes ?? this.build(request)

@@ -1,4 +1,4 @@
-import hdr from 'hdr-histogram-js'
+import { createRequire } from 'node:module'
 
 /**
  * Latencies are recorded in microseconds into an HdrHistogram (3 significant
@@ -9,6 +9,54 @@ import hdr from 'hdr-histogram-js'
  * other HdrHistogram tools read) is hdr-histogram-js's.
  */
 
+/**
+ * @typedef {object} Hdr what dyno uses of hdr-histogram-js
+ * @property {() => import('hdr-histogram-js').Histogram} create
+ * @property {(histogram: import('hdr-histogram-js').Histogram) => string} encode
+ * @property {(encoded: string) => import('hdr-histogram-js').Histogram} decode
+ */
+
+/**
+ * hdr-histogram-js's index also loads its WebAssembly build, its log reader
+ * and writer, and their number formats: ~25 ms of CPU at every run's start.
+ * The three modules dyno needs are required alone (the last one adds the
+ * encoding methods to JsHistogram); should a version of the package lay its
+ * files out otherwise, the index does.
+ * @returns {Hdr}
+ */
+function loadHdr () {
+  const require = createRequire(import.meta.url)
+  try {
+    /** @type {typeof import('hdr-histogram-js/dist/JsHistogramFactory.js')} */
+    const { constructorFromBucketSize } = require('hdr-histogram-js/dist/JsHistogramFactory.js')
+    /** @type {typeof import('hdr-histogram-js/dist/JsHistogram.js')} */
+    const { JsHistogram } = require('hdr-histogram-js/dist/JsHistogram.js')
+    /** @type {typeof import('hdr-histogram-js/dist/JsHistogram.encoding.js')} */
+    const { decompress } = require('hdr-histogram-js/dist/JsHistogram.encoding.js')
+    const Histogram = constructorFromBucketSize(64)
+    if (typeof JsHistogram.decode !== 'function' || typeof decompress !== 'function') throw new Error('not the layout this knows')
+    return {
+      // What build() below makes.
+      create: () => {
+        const histogram = new Histogram(1, HIGHEST_US, 3)
+        histogram.autoResize = true
+        return histogram
+      },
+      // Every histogram here is a JsHistogram (create, decode).
+      encode: (histogram) => /** @type {import('hdr-histogram-js/dist/JsHistogram.js').JsHistogram} */ (histogram).encodeIntoCompressedBase64(),
+      decode: (encoded) => JsHistogram.decode(decompress(new Uint8Array(Buffer.from(encoded.trim(), 'base64'))), 64)
+    }
+  } catch {
+    /** @type {typeof import('hdr-histogram-js')} */
+    const hdr = require('hdr-histogram-js')
+    return {
+      create: () => hdr.build({ bitBucketSize: 64, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3 }),
+      encode: (histogram) => hdr.encodeIntoCompressedBase64(histogram),
+      decode: (encoded) => hdr.decodeFromCompressedBase64(encoded, 64)
+    }
+  }
+}
+
 const SUB_BUCKET_HALF_COUNT_MAGNITUDE = 10 // 3 significant digits: 2048 sub-buckets
 const SUB_BUCKET_HALF_COUNT = 1 << SUB_BUCKET_HALF_COUNT_MAGNITUDE
 const SUB_BUCKET_MASK = (SUB_BUCKET_HALF_COUNT << 1) - 1
@@ -16,14 +64,11 @@ const HIGHEST_US = 3_600_000_000
 const BUCKET_COUNT = 22 // 2048 * 2^21 > HIGHEST_US
 const COUNTS_LENGTH = (BUCKET_COUNT + 1) * SUB_BUCKET_HALF_COUNT
 
+const hdr = loadHdr()
+
 /** @returns {import('hdr-histogram-js').Histogram} */
 export function createHistogram () {
-  return hdr.build({
-    bitBucketSize: 64,
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: HIGHEST_US,
-    numberOfSignificantValueDigits: 3
-  })
+  return hdr.create()
 }
 
 /**
@@ -110,10 +155,10 @@ export class LatencyRecorder {
 
 /** @param {import('hdr-histogram-js').Histogram} histogram */
 export function encodeHistogram (histogram) {
-  return hdr.encodeIntoCompressedBase64(histogram)
+  return hdr.encode(histogram)
 }
 
 /** @param {string} encoded */
 export function decodeHistogram (encoded) {
-  return hdr.decodeFromCompressedBase64(encoded, 64)
+  return hdr.decode(encoded)
 }

@@ -226,15 +226,50 @@ export function latencySummary (histogram, min, max) {
   /** @type {Record<string, number>} */
   const percentiles = {}
   for (const p of LATENCY_PERCENTILES) percentiles[String(p)] = within(histogram.getValueAtPercentile(p))
+  const { mean, stdev } = moments(histogram)
   return {
     unit: 'ms',
-    mean: within(histogram.mean),
-    stdev: empty ? 0 : usToMs(histogram.stdDeviation),
+    mean: within(mean),
+    stdev: empty ? 0 : usToMs(stdev),
     min: within(min),
     max: within(max),
     percentiles,
     histogram: { encoding: 'HdrHistogram-compressed-base64', unit: 'us', data: encodeHistogram(histogram) }
   }
+}
+
+/**
+ * A histogram's mean and standard deviation, as its `mean` and
+ * `stdDeviation` getters compute them (each bucket counts as its median
+ * value, added up in the same order: the same figures to the last bit), but
+ * without their iterator, which cost every run's summary tens of ms of CPU.
+ * @param {import('hdr-histogram-js').Histogram} histogram
+ */
+function moments (histogram) {
+  const h = /** @type {import('hdr-histogram-js/dist/JsHistogram.js').JsHistogram} */ (histogram)
+  const n = h.totalCount
+  if (n === 0) return { mean: 0, stdev: 0 }
+  /** @param {number} i */
+  const median = (i) => h.medianEquivalentValue(h.highestEquivalentValue(h.valueFromIndex(i)))
+  let total = 0
+  let seen = 0
+  let last = 0
+  for (let i = 0; i < h.countsArrayLength && seen < n; i++) {
+    const count = h.getCountAtIndex(i)
+    if (count === 0) continue
+    total += median(i) * count
+    seen += count
+    last = i
+  }
+  const mean = total / n
+  let squares = 0
+  for (let i = 0; i <= last; i++) {
+    const count = h.getCountAtIndex(i)
+    if (count === 0) continue
+    const deviation = median(i) - mean
+    squares += deviation * deviation * count
+  }
+  return { mean, stdev: Math.sqrt(squares / n) }
 }
 
 /**

@@ -6,7 +6,6 @@ import { loadRequestsFile } from '../../load/requests-file.js'
 import { parseSegment } from '../../load/segment.js'
 import { runLoad } from './command.js'
 import { MAX_GENERATORS, START_DELAY_S, kubernetesCommands, kubernetesManifests } from './kubernetes.js'
-import { kubernetesYaml } from './kubernetes-yaml.js'
 import { renderLoadHeader, renderLoadResult, renderThresholds } from './terminal.js'
 import { parseThresholds } from './thresholds.js'
 import { createProgressBar } from '../../report/progress.js'
@@ -222,6 +221,8 @@ async function writeKubernetes (options, values, given, io) {
     ...(values.out === undefined ? [`Save this output as ${file}, then:`, ''] : []),
     ...commands.map((line) => `  ${line}`)
   ]
+  // The yaml package takes a while to load: only --kubernetes needs it.
+  const { kubernetesYaml } = await import('./kubernetes-yaml.js')
   const yaml = kubernetesYaml(manifests)
   if (values.out !== undefined) {
     try {

@@ -1,0 +1,158 @@
+import { getSystemErrorName } from 'node:util'
+
+/**
+ * Writes to a plain TCP socket's handle, past its Writable stream. At 100k
+ * requests a second, socket.write() costs a visible share of a request: a
+ * WriteWrap object per call, the stream's bookkeeping and a process.nextTick.
+ * The handle's write method is Node's internal API, in one of two forms
+ * (Node 20 to 24: the caller makes the request object; Node 26: the handle
+ * makes one only when the write must wait), so `rawWriter()` recognises the
+ * form at run time and returns null when it knows neither, or when reaching
+ * it would print a deprecation warning; connections then use socket.write().
+ *
+ * A raw write is only made when the socket's stream has nothing queued, so
+ * that bytes leave in the order they were written. A write the kernel cannot
+ * take at once is queued by libuv behind nothing but earlier raw writes;
+ * a failed write destroys the socket with the error socket.write() would
+ * have given it.
+ */
+
+/**
+ * @typedef {object} RawWriter
+ * @property {(socket: import('node:net').Socket, data: Buffer) => boolean} write
+ *   writes `data` when the socket can take it past its stream; false: nothing
+ *   was written, use socket.write()
+ */
+
+/** @type {RawWriter | null | undefined} */
+let cached
+
+/** @returns {RawWriter | null} */
+export function rawWriter () {
+  if (cached === undefined) cached = probe()
+  return cached
+}
+
+/** @returns {RawWriter | null} */
+function probe () {
+  // process.binding() warns under --pending-deprecation; so would this.
+  const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`
+  if (options.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return null
+  /** @type {any} */
+  let binding
+  try {
+    // eslint-disable-next-line n/no-deprecated-api -- stream_wrap is in its allow list, and a probe fails safe
+    binding = /** @type {any} */ (process).binding('stream_wrap')
+  } catch {
+    return null
+  }
+  const state = binding?.streamBaseState
+  if (!(state instanceof Int32Array) || typeof binding.kBytesWritten !== 'number') return null
+  if (typeof binding.kLastWriteErr === 'number') return handleMadeRequests(state, binding.kLastWriteErr)
+  if (typeof binding.WriteWrap === 'function' && typeof binding.kLastWriteWasAsync === 'number') {
+    return callerMadeRequests(state, binding.WriteWrap, binding.kLastWriteWasAsync)
+  }
+  return null
+}
+
+/**
+ * The handle of a socket whose stream has nothing queued, or null.
+ * @param {import('node:net').Socket} socket
+ */
+function freeHandle (socket) {
+  const handle = /** @type {any} */ (socket)._handle
+  if (handle == null || socket.connecting || socket.destroyed || socket.writableLength !== 0 || socket.writableCorked !== 0) return null
+  return typeof handle.writeBuffer === 'function' ? handle : null
+}
+
+/**
+ * What socket.write() does with a failed write.
+ * @param {import('node:net').Socket} socket @param {number} status a negative errno
+ */
+function fail (socket, status) {
+  const err = /** @type {NodeJS.ErrnoException} */ (new Error(`write ${getSystemErrorName(status)}`))
+  err.errno = status
+  err.code = getSystemErrorName(status)
+  err.syscall = 'write'
+  socket.destroy(err)
+}
+
+/**
+ * `this`: a request object of a write that had to wait; `status` < 0 when it failed.
+ * @this {{ socket: import('node:net').Socket, buffer: Buffer | null }}
+ * @param {number} status
+ */
+function onComplete (status) {
+  this.buffer = null
+  if (status < 0 && !this.socket.destroyed) fail(this.socket, status)
+}
+
+/**
+ * Node 20 to 24: writeBuffer(req, data) with a WriteWrap made by the caller,
+ * which the handle keeps only when the write waits. A socket keeps one for
+ * its writes until one waits.
+ * @param {Int32Array} state @param {new () => any} WriteWrap @param {number} kLastWriteWasAsync
+ * @returns {RawWriter}
+ */
+function callerMadeRequests (state, WriteWrap, kLastWriteWasAsync) {
+  const spare = Symbol('spare WriteWrap')
+  return {
+    write (socket, data) {
+      const handle = freeHandle(socket)
+      if (handle === null) return false
+      let req = /** @type {any} */ (socket)[spare]
+      if (req === undefined) {
+        req = new WriteWrap()
+        req.handle = handle
+        req.socket = socket
+        req.oncomplete = onComplete
+        req.buffer = null
+        ;/** @type {any} */ (socket)[spare] = req
+      }
+      const err = handle.writeBuffer(req, data)
+      if (err !== 0) {
+        fail(socket, err)
+      } else if (state[kLastWriteWasAsync] !== 0) {
+        // The handle holds this request until the write completes.
+        req.buffer = data
+        ;/** @type {any} */ (socket)[spare] = undefined
+      }
+      return true
+    }
+  }
+}
+
+/**
+ * Node 26: writeBuffer(null, data) returns a number when the write is done
+ * (0, or the error), or the request object the handle made for a write that waits.
+ * @param {Int32Array} state @param {number} kLastWriteErr
+ * @returns {RawWriter}
+ */
+function handleMadeRequests (state, kLastWriteErr) {
+  return {
+    write (socket, data) {
+      const handle = freeHandle(socket)
+      if (handle === null) return false
+      const ret = handle.writeBuffer(null, data)
+      if (typeof ret === 'number') {
+        if (ret !== 0) fail(socket, ret)
+        return true
+      }
+      const err = state[kLastWriteErr]
+      if (err !== 0) {
+        fail(socket, err)
+        return true
+      }
+      ret.socket = socket
+      ret.buffer = data
+      ret.oncomplete = onComplete
+      // It may have completed before oncomplete was there to hear it.
+      const status = ret.writeStatus
+      if (status !== null && status !== undefined) {
+        ret.writeStatus = null
+        ret.oncomplete(status)
+      }
+      return true
+    }
+  }
+}
