@@ -1,19 +1,32 @@
-import http2 from 'node:http2'
 import net from 'node:net'
 import tls from 'node:tls'
 import { NO_HTTP2, classifyError, timedOut } from './connect-error.js'
 import { netAddress, tlsOptions } from './connection.js'
+import { ResponseHead, encodeHeaderBlock } from './hpack.js'
+import {
+  ACK, CANCEL, CONTINUATION, DATA, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW, END_HEADERS, END_STREAM, FRAME_HEADER, FrameReader,
+  GOAWAY, HEADERS, MAX_STREAM_ID, MAX_WINDOW, PADDED, PING, PRIORITY_FLAG, PUSH_PROMISE, RST_STREAM, SETTINGS, SETTINGS_ACK,
+  SETTINGS_INITIAL_WINDOW_SIZE, SETTINGS_MAX_CONCURRENT_STREAMS, SETTINGS_MAX_FRAME_SIZE, WINDOW_UPDATE,
+  clientPreface, headersTemplate, pingAck, rstStream, windowUpdate, writeData, writeHeaders
+} from './http2-frames.js'
 import { buildDynamicRequest, hookError } from './request.js'
 
 /**
- * One HTTP/2 connection of the load: a session whose streams carry up to
+ * One HTTP/2 connection of the load: a socket whose streams carry up to
  * `streams` requests at a time. It answers its engine and scheduler as an
  * HTTP/1.1 Connection does (connection.js), but its requests finish in any
  * order, so each stream holds a slot of its own until it closes.
  *
- * Flow control is opened wide (the largest windows HTTP/2 allows), so that
- * it never paces the load; the server's own limit on concurrent streams caps
- * the slots a connection uses.
+ * It speaks HTTP/2 itself, over a plain or TLS socket, as Connection speaks
+ * HTTP/1.1: each request's HEADERS frame is encoded once, before the run
+ * (only its stream id changes), the requests a read makes room for leave in
+ * one write, and the socket reads into the engine's shared buffer, frames
+ * parsed where they lie (http2-frames.js, hpack.js).
+ *
+ * Flow control is opened wide on our side (the largest windows HTTP/2
+ * allows), so that it never paces the load; request bodies keep to the
+ * server's windows. The server's own limit on concurrent streams caps the
+ * slots a connection uses.
  */
 
 /** @typedef {import('./engine.js').LoadEngine} LoadEngine */
@@ -22,88 +35,89 @@ import { buildDynamicRequest, hookError } from './request.js'
 /** @typedef {import('./connection.js').Scheduler} Scheduler */
 /** @typedef {import('./request.js').RequestSpec} RequestSpec */
 
-/** The largest flow-control window: 2³¹ − 1 bytes. */
-const MAX_WINDOW = 2 ** 31 - 1
-const { NGHTTP2_NO_ERROR, NGHTTP2_CANCEL } = http2.constants
-
 /** Headers HTTP/2 forbids, which HTTP/1.1 requests carry (RFC 9113, 8.2.2). */
 const CONNECTION_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te'])
 
+/** The largest header block a response may spread over CONTINUATION frames. */
+const MAX_HEADER_BLOCK = 1 << 20
+
+const PREFACE = clientPreface()
+const EMPTY = Buffer.alloc(0)
+
 /**
- * A request as a stream sends it: its header block and body.
+ * A request as a stream sends it: its HEADERS frame (stream id left 0) and body.
  * @typedef {object} StreamRequest
- * @property {http2.OutgoingHttpHeaders} headers
+ * @property {Buffer} headers
  * @property {Buffer | null} body
  */
 
 /**
  * @param {RequestSpec} spec complete (method, path, headers filled in)
  * @param {string} authority the URL's host, as HTTP/1.1's Host header would carry it; a host header overrides it
+ * @param {'http' | 'https'} [scheme]
  * @returns {StreamRequest}
  */
-export function streamRequest (spec, authority) {
-  /** @type {http2.OutgoingHttpHeaders} */
-  const headers = { ':method': spec.method ?? 'GET', ':path': spec.path ?? '/', ':authority': authority }
-  for (const [name, value] of Object.entries(spec.headers ?? {})) {
-    const lower = name.toLowerCase()
-    if (lower === 'host') headers[':authority'] = value
-    else if (!CONNECTION_HEADERS.has(lower) || (lower === 'te' && value === 'trailers')) headers[lower] = value
-  }
+export function streamRequest (spec, authority, scheme = 'http') {
   const body = spec.body === undefined || spec.body === null
     ? null
     : spec.body instanceof Uint8Array ? Buffer.from(spec.body.buffer, spec.body.byteOffset, spec.body.byteLength) : Buffer.from(String(spec.body))
-  return { headers, body }
+  /** @type {[string, string][]} */
+  const headers = []
+  let hasLength = false
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    const lower = name.toLowerCase()
+    if (lower === 'host') authority = value
+    else if (!CONNECTION_HEADERS.has(lower) || (lower === 'te' && value === 'trailers')) headers.push([lower, String(value)])
+    if (lower === 'content-length') hasLength = true
+  }
+  if (body !== null && body.length > 0 && !hasLength) headers.push(['content-length', String(body.length)])
+  const block = encodeHeaderBlock([
+    [':method', spec.method ?? 'GET'], [':scheme', scheme], [':authority', authority], [':path', spec.path ?? '/'], ...headers
+  ])
+  // An empty body is no body: END_STREAM rides on the HEADERS frame.
+  const sendsBody = body !== null && body.length > 0
+  return { headers: headersTemplate(block, !sendsBody, DEFAULT_MAX_FRAME_SIZE), body: sendsBody ? body : null }
 }
 
-/**
- * One request in flight: the stream it rides and what it has seen. A slot
- * lives as long as its connection, with its listeners bound once, so that a
- * request allocates only its stream.
- */
+/** One request in flight: its stream and what it has seen. A slot lives as long as its connection. */
 class StreamSlot {
-  /** @param {Http2Connection} connection @param {number} index */
-  constructor (connection, index) {
-    this.connection = connection
+  /** @param {number} index */
+  constructor (index) {
     this.index = index
-    /** @type {http2.ClientHttp2Stream | null} */
-    this.stream = null
+    /** The stream it rides, 0 before it opened (its setupRequest hook still running). */
+    this.id = 0
     this.request = 0
     /** Counts the slot's uses: a request built late opens only if its slot was not given to another since. */
     this.use = 0
     this.sentAt = 0
     this.intendedAt = 0
+    /** The final status, 0 before it came. */
     this.status = 0
     /** @type {Buffer[] | null} */
     this.chunks = null
-    /** Set when dyno ended the stream itself: a timeout. @type {ErrorKind | null} */
-    this.endedAs = null
-    /** @type {NodeJS.ErrnoException | null} */
-    this.error = null
-    // A slot outlives its streams: a listener of a stream it no longer holds does nothing.
-    const slot = this
-    /** @this {http2.ClientHttp2Stream} @param {http2.IncomingHttpHeaders} headers */
-    this.onResponse = function (headers) {
-      if (this !== slot.stream) return
-      slot.status = Number(headers[':status'])
-      if (typeof headers.date === 'string' && connection.engine.clock.wanted) connection.onDate(headers.date, slot.sentAt)
-    }
-    /** @this {http2.ClientHttp2Stream} @param {Buffer} chunk */
-    this.onData = function (chunk) { if (this === slot.stream) slot.chunks?.push(chunk) }
-    /** @this {http2.ClientHttp2Stream} @param {NodeJS.ErrnoException} err */
-    this.onError = function (err) { if (this === slot.stream) slot.error = err }
-    /** @this {http2.ClientHttp2Stream} */
-    this.onClose = function () { if (this === slot.stream) connection.onStreamClose(slot) }
+    /** What is left to send of the request body, from `bodySent` on. @type {Buffer | null} */
+    this.body = null
+    this.bodySent = 0
+    /** The server's flow-control window for this stream. */
+    this.sendWindow = 0
+    /** Waiting for the server's windows to open. */
+    this.blocked = false
+    /** Response bytes since our window for the stream was last replenished. */
+    this.received = 0
   }
 }
 
 export class Http2Connection {
+  /** The largest stream id a connection opens before it reconnects; tests lower it. */
+  static maxStreamId = MAX_STREAM_ID
+  /** Our receive windows get their bytes back once this many are used: far from empty, and rarely; tests lower it. */
+  static replenishAt = 2 ** 30
+
   /** @param {Wire} wire @param {Scheduler} scheduler @param {LoadEngine} engine */
   constructor (wire, scheduler, engine) {
     this.wire = wire
     this.scheduler = scheduler
     this.engine = engine
-    /** @type {http2.ClientHttp2Session | null} */
-    this.session = null
     /** @type {net.Socket | null} */
     this.socket = null
     this.connected = false
@@ -111,11 +125,12 @@ export class Http2Connection {
     this.failures = 0
     /** @type {NodeJS.ErrnoException | null} */
     this.lastError = null
-    /** The socket under the session connected (and, with TLS, agreed on h2). */
+    /** The socket connected (and, with TLS, agreed on h2). */
     this.socketUp = false
-    /** The server sent GOAWAY: no new streams on this session; streams above this id were not processed. */
+    /** No new streams on this socket: the server sent GOAWAY, or stream ids ran out. */
+    this.draining = false
+    /** The server sent GOAWAY: streams above this id were not processed. */
     this.goneAwayAbove = Infinity
-    this.bytesSeen = 0
     this.now = 0
     this.nextRequest = 0
     /** @type {Record<string, any>} */
@@ -124,15 +139,44 @@ export class Http2Connection {
     this.reconnectTimer = null
     this.idle = false
     this.idleSince = 0
-    /** Slots this session may use: --streams, or fewer when the server allows fewer. */
+    /** Slots this connection may use: --streams, or fewer when the server allows fewer. */
     this.limit = wire.pipelining
     /** @type {StreamSlot[]} */
     this.free = []
     /** @type {Set<StreamSlot>} */
     this.busy = new Set()
-    for (let i = wire.pipelining - 1; i >= 0; i--) this.free.push(new StreamSlot(this, i))
+    for (let i = wire.pipelining - 1; i >= 0; i--) this.free.push(new StreamSlot(i))
+    /** Open streams by id. @type {Map<number, StreamSlot>} */
+    this.streams = new Map()
+    /** Busy slots whose stream is not open yet (each will take a stream id). */
+    this.unopened = 0
+    this.nextStreamId = 1
+    // What the server allows us.
+    this.peerMaxStreams = Infinity
+    this.peerInitialWindow = DEFAULT_WINDOW
+    this.peerMaxFrameSize = DEFAULT_MAX_FRAME_SIZE
+    this.sendWindow = DEFAULT_WINDOW
+    /** Slots with body bytes waiting for a window. @type {StreamSlot[]} */
+    this.blocked = []
+    /** Response DATA bytes since our connection window was last replenished. */
+    this.received = 0
+    /** Bytes waiting for the socket, `out[0..outLength)`: written once a read (or a send) is done. */
+    this.out = EMPTY
+    this.outLength = 0
+    /** Inside onRead: writes wait for its end. */
+    this.reading = false
+    /** A header block spread over CONTINUATION frames: its stream (0 when none), END_STREAM, bytes. */
+    this.continuing = 0
+    this.continuingEnds = false
+    this.block = EMPTY
+    this.blockLength = 0
+    /** The first bytes the server sent, kept until its SETTINGS came, to say what it speaks instead. @type {Buffer | null} */
+    this.firstBytes = null
+    this.reader = new FrameReader(this)
+    this.head = new ResponseHead()
+    const scheme = wire.target.tls ? 'https' : 'http'
     /** The requests as streams send them, made once; null for one built per send. */
-    this.streamRequests = wire.requests.map((r) => r.bytes === null ? null : streamRequest(r.spec, wire.target.host))
+    this.streamRequests = wire.requests.map((r) => r.bytes === null ? null : streamRequest(r.spec, wire.target.host, scheme))
   }
 
   connect () {
@@ -142,76 +186,45 @@ export class Http2Connection {
     this.idleSince = 0
     this.lastError = null
     this.socketUp = false
+    this.draining = false
     this.goneAwayAbove = Infinity
-    this.bytesSeen = 0
+    this.nextStreamId = 1
+    this.peerMaxStreams = Infinity
+    this.peerInitialWindow = DEFAULT_WINDOW
+    this.peerMaxFrameSize = DEFAULT_MAX_FRAME_SIZE
+    this.sendWindow = DEFAULT_WINDOW
+    this.received = 0
+    this.continuing = 0
+    this.firstBytes = null
+    this.reader.reset()
     this.connectStartedAt = performance.now()
-    const authority = `${target.tls ? 'https' : 'http'}://${target.host}`
-    const options = {
-      settings: { enablePush: false, initialWindowSize: MAX_WINDOW },
-      // Node's own cap on streams waiting for the server's limit; ours is --streams.
-      peerMaxConcurrentStreams: this.wire.pipelining
+    /** @type {net.Socket | null} */
+    let self = null
+    const onread = {
+      buffer: this.wire.readBuffer,
+      callback: (/** @type {number} */ n, /** @type {Uint8Array} */ buf) => this.onRead(/** @type {net.Socket} */ (self), n, /** @type {Buffer} */ (buf))
     }
-    if (target.tls) {
+    /** @type {net.Socket} */
+    const socket = target.tls
       // Offering http/1.1 too lets a server without h2 answer the handshake, and say what it speaks.
-      const socket = tls.connect(tlsOptions(target, ['h2', 'http/1.1']))
-      this.socket = socket
-      socket.on('error', (err) => { if (socket === this.socket && this.session === null) this.fail(socket, err) })
-      socket.once('secureConnect', () => {
-        if (socket !== this.socket) return
-        if (socket.alpnProtocol !== 'h2') {
-          this.fail(socket, Object.assign(new Error('no h2 in ALPN'), { code: NO_HTTP2, chosen: socket.alpnProtocol || 'no protocol' }))
-          return
-        }
-        this.socketUp = true
-        this.startSession(http2.connect(authority, { ...options, createConnection: () => socket }), socket)
-      })
-    } else {
-      const socket = net.connect(netAddress(target))
-      this.socket = socket
-      socket.once('connect', () => { this.socketUp = true })
-      this.startSession(http2.connect(authority, { ...options, createConnection: () => socket }), socket)
-    }
-  }
-
-  /** @param {http2.ClientHttp2Session} session @param {net.Socket} socket */
-  startSession (session, socket) {
-    this.session = session
+      ? tls.connect({ ...tlsOptions(target, ['h2', 'http/1.1']), ...(/** @type {object} */ ({ onread })) })
+      : net.connect({ ...netAddress(target), onread })
+    self = socket
+    this.socket = socket
     socket.setNoDelay(true)
-    session.on('error', (err) => { if (session === this.session) this.lastError = err })
-    session.on('remoteSettings', (settings) => this.onSettings(session, settings))
-    session.on('goaway', (code, lastStreamId) => {
-      if (session !== this.session) return
-      this.goneAwayAbove = Math.min(this.goneAwayAbove, lastStreamId)
-      this.recycleWhenDone()
+    socket.on(target.tls ? 'secureConnect' : 'connect', () => {
+      if (socket !== this.socket) return
+      if (target.tls && /** @type {tls.TLSSocket} */ (socket).alpnProtocol !== 'h2') {
+        const chosen = /** @type {tls.TLSSocket} */ (socket).alpnProtocol || 'no protocol'
+        this.lastError = Object.assign(new Error('no h2 in ALPN'), { code: NO_HTTP2, chosen })
+        this.restart('invalid')
+        return
+      }
+      this.socketUp = true
+      socket.write(PREFACE)
     })
-    session.on('close', () => this.onSessionClose(session))
-    session.on('frameError', () => {})
-  }
-
-  /**
-   * A plain or TLS socket failed before any session ran on it: the
-   * connect failed, or the server would not speak HTTP/2.
-   * @param {net.Socket} socket @param {NodeJS.ErrnoException} err
-   */
-  fail (socket, err) {
-    if (socket !== this.socket) return
-    this.lastError = err
-    this.restart(err.code === NO_HTTP2 ? 'invalid' : classifyError(err))
-  }
-
-  /** @param {http2.ClientHttp2Session} session @param {http2.Settings} settings */
-  onSettings (session, settings) {
-    if (session !== this.session) return
-    // The server's cap on concurrent streams can come down during the session, never below one.
-    const allowed = settings.maxConcurrentStreams ?? Infinity
-    this.limit = Math.max(1, Math.min(this.wire.pipelining, allowed))
-    if (allowed < this.wire.pipelining) this.engine.noteStreamLimit(allowed)
-    if (this.connected) return
-    this.connected = true
-    session.setLocalWindowSize(MAX_WINDOW)
-    this.engine.connectionOpened()
-    this.now = performance.now()
-    this.pump()
+    socket.on('error', (err) => { if (socket === this.socket) this.lastError = err })
+    socket.on('close', () => this.onClose(socket))
   }
 
   // What the engine and the schedulers ask of a connection
@@ -245,14 +258,18 @@ export class Http2Connection {
 
   /** @param {number} now */
   wake (now) {
-    if (this.session === null || !this.connected || !this.idle) return
+    if (this.socket === null || !this.connected || !this.idle) return
     this.now = now
     this.pump()
   }
 
   pump () {
-    const free = this.limit - this.busy.size
-    if (free <= 0 || this.goneAwayAbove !== Infinity || this.session === null || this.session.closed) return
+    if (this.draining || !this.connected) return
+    let free = this.limit - this.busy.size
+    // Stream ids left, less those the streams still being built will take.
+    const ids = Math.floor((Http2Connection.maxStreamId - this.nextStreamId) / 2) + 1 - this.unopened
+    if (ids < free) free = ids
+    if (free <= 0) return
     this.scheduler.dispatch(this, free, this.now)
   }
 
@@ -275,10 +292,10 @@ export class Http2Connection {
       slot.sentAt = now
       slot.intendedAt = due >= freeSince ? now : due
       slot.status = 0
-      slot.endedAs = null
-      slot.error = null
+      slot.received = 0
       slot.chunks = this.wire.captureBody ? [] : null
       this.busy.add(slot)
+      this.unopened++
       const ready = this.streamRequests[index]
       if (ready !== null) {
         this.open(slot, ready)
@@ -286,7 +303,7 @@ export class Http2Connection {
       }
       let built
       try {
-        built = buildDynamicRequest(requests[index], this.context, (spec) => streamRequest(spec, this.wire.target.host))
+        built = buildDynamicRequest(requests[index], this.context, (spec) => streamRequest(spec, this.wire.target.host, this.wire.target.tls ? 'https' : 'http'))
       } catch (err) {
         this.engine.hookFailed(/** @type {Error} */ (err))
         return
@@ -296,35 +313,366 @@ export class Http2Connection {
         continue
       }
       // Streams do not wait for each other: this one opens once its hook resolves, its latency counted from then.
-      const session = this.session
+      const socket = this.socket
       const use = slot.use
       built.then((request) => {
-        if (session !== this.session || this.engine.isStopped() || slot.use !== use || !this.busy.has(slot)) return
+        if (socket !== this.socket || this.engine.isStopped() || slot.use !== use || !this.busy.has(slot)) return
         slot.sentAt = performance.now()
         if (slot.intendedAt === now) slot.intendedAt = slot.sentAt
         this.open(slot, request)
-      }, (err) => { if (session === this.session) this.engine.hookFailed(/** @type {Error} */ (err)) })
+        this.flush()
+        this.recycleWhenDone()
+      }, (err) => { if (socket === this.socket) this.engine.hookFailed(/** @type {Error} */ (err)) })
     }
+    if (!this.reading) this.flush()
   }
 
   /** @param {StreamSlot} slot @param {StreamRequest} request */
   open (slot, request) {
-    const session = /** @type {http2.ClientHttp2Session} */ (this.session)
-    let stream
-    try {
-      stream = session.request(request.headers, { endStream: request.body === null })
-    } catch (err) {
-      // The session is closing (a GOAWAY, a failure): the request fails with it.
-      slot.error = /** @type {NodeJS.ErrnoException} */ (err)
+    if (this.draining) {
+      // A GOAWAY came while its hook ran: the request fails with the connection.
       this.settleSlot(slot, this.goneAwayAbove !== Infinity ? 'goaway' : 'closed')
       return
     }
-    slot.stream = stream
-    stream.on('response', slot.onResponse)
-    stream.on('data', slot.onData)
-    stream.on('error', slot.onError)
-    stream.on('close', slot.onClose)
-    if (request.body !== null) stream.end(request.body)
+    this.unopened--
+    const id = this.nextStreamId
+    this.nextStreamId = id + 2
+    if (this.nextStreamId > Http2Connection.maxStreamId) this.draining = true
+    slot.id = id
+    this.streams.set(id, slot)
+    const template = request.headers
+    const at = this.reserve(template.length)
+    writeHeaders(template, this.out, at, id)
+    if (request.body !== null) {
+      slot.body = request.body
+      slot.bodySent = 0
+      slot.sendWindow = this.peerInitialWindow
+      this.sendBody(slot)
+    }
+  }
+
+  /**
+   * Sends as much of the slot's body as the server's windows allow; the rest
+   * waits for its WINDOW_UPDATE.
+   * @param {StreamSlot} slot
+   */
+  sendBody (slot) {
+    const body = /** @type {Buffer} */ (slot.body)
+    let sent = slot.bodySent
+    while (sent < body.length) {
+      const n = Math.min(body.length - sent, this.peerMaxFrameSize, slot.sendWindow, this.sendWindow)
+      if (n <= 0) {
+        slot.bodySent = sent
+        if (!slot.blocked) {
+          slot.blocked = true
+          this.blocked.push(slot)
+        }
+        return
+      }
+      const at = this.reserve(FRAME_HEADER + n)
+      writeData(this.out, at, slot.id, body, sent, sent + n, sent + n === body.length)
+      sent += n
+      slot.sendWindow -= n
+      this.sendWindow -= n
+    }
+    slot.body = null
+  }
+
+  /** The server's windows opened: bodies that waited go on. */
+  sendBlocked () {
+    const blocked = this.blocked
+    if (blocked.length === 0) return
+    this.blocked = []
+    for (const slot of blocked) {
+      slot.blocked = false
+      if (slot.body !== null) this.sendBody(slot)
+    }
+  }
+
+  /**
+   * Makes room for `n` more bytes in the output.
+   * @param {number} n @returns {number} where they go in `this.out`
+   */
+  reserve (n) {
+    const at = this.outLength
+    if (at + n > this.out.length) {
+      const grown = Buffer.allocUnsafe(Math.max(1024, 2 * (at + n)))
+      this.out.copy(grown, 0, 0, at)
+      this.out = grown
+    }
+    this.outLength = at + n
+    return at
+  }
+
+  /** @param {Buffer} frame */
+  queue (frame) {
+    const at = this.reserve(frame.length)
+    frame.copy(this.out, at)
+  }
+
+  /** Writes what is waiting, in one write. */
+  flush () {
+    if (this.outLength === 0) return
+    const bytes = this.out.subarray(0, this.outLength)
+    this.out = EMPTY
+    this.outLength = 0
+    this.socket?.write(bytes)
+  }
+
+  /**
+   * @param {net.Socket} socket @param {number} nread @param {Buffer} buf
+   * @returns {boolean} true: keep reading
+   */
+  onRead (socket, nread, buf) {
+    const engine = this.engine
+    if (engine.isStopped() || socket !== this.socket) return false
+    this.now = performance.now()
+    engine.recordBytes(nread)
+    if (!this.connected && this.firstBytes === null) this.firstBytes = Buffer.from(buf.subarray(0, Math.min(nread, 80)))
+    this.reading = true
+    this.reader.read(buf, 0, nread)
+    this.reading = false
+    if (socket !== this.socket) return true
+    this.pump()
+    this.flush()
+    this.recycleWhenDone()
+    return true
+  }
+
+  // FrameSink, called by the reader
+
+  /**
+   * @param {number} type @param {number} flags @param {number} streamId @param {Buffer} buf @param {number} start @param {number} end
+   * @returns {boolean} false: the connection restarted, stop reading
+   */
+  onFrame (type, flags, streamId, buf, start, end) {
+    if (!this.connected && (type !== SETTINGS || (flags & ACK) !== 0 || streamId !== 0)) {
+      return this.notHttp2()
+    }
+    if (this.continuing !== 0 && (type !== CONTINUATION || streamId !== this.continuing)) {
+      return this.protocolError('a header block interrupted by another frame')
+    }
+    switch (type) {
+      case DATA: return this.onData(flags, streamId, buf, start, end)
+      case HEADERS: return this.onHeaders(flags, streamId, buf, start, end)
+      case CONTINUATION: return this.onContinuation(flags, streamId, buf, start, end)
+      case RST_STREAM: return this.onReset(streamId, end - start)
+      case SETTINGS: return this.onSettings(flags, buf, start, end)
+      case PING:
+        if (end - start !== 8) return this.protocolError('a PING frame not 8 bytes long')
+        if ((flags & ACK) === 0) this.queue(pingAck(buf.subarray(start, end)))
+        return true
+      case GOAWAY:
+        if (end - start < 8) return this.protocolError('a GOAWAY frame too short')
+        return this.onGoaway(buf.readUInt32BE(start) & 0x7fffffff)
+      case WINDOW_UPDATE:
+        if (end - start !== 4) return this.protocolError('a WINDOW_UPDATE frame not 4 bytes long')
+        return this.onWindowUpdate(streamId, buf.readUInt32BE(start) & 0x7fffffff)
+      case PUSH_PROMISE: return this.protocolError('a PUSH_PROMISE, though dyno disabled push')
+    }
+    // PRIORITY, and frame types this client does not know, are ignored (RFC 9113, 4.1).
+    return true
+  }
+
+  /** @param {string} why */
+  onFrameError (why) {
+    if (!this.connected) this.notHttp2()
+    else this.protocolError(why)
+  }
+
+  /** @param {number} flags @param {number} streamId @param {Buffer} buf @param {number} start @param {number} end */
+  onData (flags, streamId, buf, start, end) {
+    if (streamId === 0) return this.protocolError('a DATA frame on stream 0')
+    const length = end - start
+    // Every DATA byte counts against our windows, those of streams dyno already closed too.
+    this.received += length
+    const replenishAt = Http2Connection.replenishAt
+    if (this.received >= replenishAt) {
+      this.queue(windowUpdate(0, this.received))
+      this.received = 0
+    }
+    const slot = this.streams.get(streamId)
+    if (slot === undefined) return true
+    slot.received += length
+    if (slot.received >= replenishAt) {
+      this.queue(windowUpdate(streamId, slot.received))
+      slot.received = 0
+    }
+    if (slot.status === 0) {
+      this.failStream(slot, 'invalid')
+      return true
+    }
+    if (slot.chunks !== null) {
+      const padding = (flags & PADDED) !== 0 ? buf[start++] : 0
+      if (end - padding > start) slot.chunks.push(Buffer.from(buf.subarray(start, end - padding)))
+    }
+    if ((flags & END_STREAM) !== 0) this.complete(slot)
+    return true
+  }
+
+  /** @param {number} flags @param {number} streamId @param {Buffer} buf @param {number} start @param {number} end */
+  onHeaders (flags, streamId, buf, start, end) {
+    if (streamId === 0) return this.protocolError('a HEADERS frame on stream 0')
+    let pos = start
+    let blockEnd = end
+    if ((flags & PADDED) !== 0) blockEnd -= buf[pos++]
+    if ((flags & PRIORITY_FLAG) !== 0) pos += 5
+    if (blockEnd < pos) return this.protocolError('a HEADERS frame shorter than its padding')
+    const endStream = (flags & END_STREAM) !== 0
+    if ((flags & END_HEADERS) !== 0) return this.onHeaderBlock(streamId, endStream, buf, pos, blockEnd)
+    this.continuing = streamId
+    this.continuingEnds = endStream
+    this.blockLength = 0
+    return this.appendBlock(buf, pos, blockEnd)
+  }
+
+  /** @param {number} flags @param {number} streamId @param {Buffer} buf @param {number} start @param {number} end */
+  onContinuation (flags, streamId, buf, start, end) {
+    if (this.continuing === 0) return this.protocolError('a CONTINUATION frame after no HEADERS')
+    if (!this.appendBlock(buf, start, end)) return false
+    if ((flags & END_HEADERS) === 0) return true
+    this.continuing = 0
+    return this.onHeaderBlock(streamId, this.continuingEnds, this.block, 0, this.blockLength)
+  }
+
+  /** @param {Buffer} buf @param {number} start @param {number} end */
+  appendBlock (buf, start, end) {
+    const length = this.blockLength + end - start
+    if (length > MAX_HEADER_BLOCK) return this.protocolError('a header block above 1 MB')
+    if (length > this.block.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * length, 4096))
+      this.block.copy(grown, 0, 0, this.blockLength)
+      this.block = grown
+    }
+    buf.copy(this.block, this.blockLength, start, end)
+    this.blockLength = length
+    return true
+  }
+
+  /**
+   * A whole header block: a response's head (or an interim 1xx one, or trailers).
+   * @param {number} streamId @param {boolean} endStream @param {Buffer} buf @param {number} start @param {number} end
+   */
+  onHeaderBlock (streamId, endStream, buf, start, end) {
+    const slot = this.streams.get(streamId)
+    const head = this.head
+    // Every block is decoded, those of closed streams too: a malformed one ends the connection (RFC 9113, 4.3).
+    if (!head.decode(buf, start, end, slot !== undefined && slot.status === 0 && this.engine.clock.wanted)) {
+      return this.protocolError(`a header block with ${head.error}`)
+    }
+    if (slot === undefined) return true
+    if (slot.status === 0) {
+      const status = head.status
+      if (status === 0) {
+        this.failStream(slot, 'invalid')
+        return true
+      }
+      if (status < 200) {
+        // An interim response (100, 103): the final one follows.
+        if (endStream) this.failStream(slot, 'invalid')
+        return true
+      }
+      slot.status = status
+      if (head.date !== null) this.onDate(head.date, slot.sentAt)
+    }
+    if (endStream) this.complete(slot)
+    return true
+  }
+
+  /** @param {number} streamId @param {number} length */
+  onReset (streamId, length) {
+    if (length !== 4) return this.protocolError('a RST_STREAM frame not 4 bytes long')
+    const slot = this.streams.get(streamId)
+    if (slot === undefined) return true
+    // Reset before its response ended, whatever the code.
+    this.streams.delete(streamId)
+    this.settleSlot(slot, 'stream')
+    return true
+  }
+
+  /** @param {number} flags @param {Buffer} buf @param {number} start @param {number} end */
+  onSettings (flags, buf, start, end) {
+    if ((flags & ACK) !== 0) return true
+    if ((end - start) % 6 !== 0) return this.protocolError('a SETTINGS frame whose length is not a multiple of 6')
+    for (let at = start; at < end; at += 6) {
+      const value = buf.readUInt32BE(at + 2)
+      switch (buf.readUInt16BE(at)) {
+        case SETTINGS_MAX_CONCURRENT_STREAMS:
+          this.peerMaxStreams = value
+          break
+        case SETTINGS_INITIAL_WINDOW_SIZE: {
+          if (value > MAX_WINDOW) return this.protocolError('an initial window above 2^31 - 1')
+          const delta = value - this.peerInitialWindow
+          this.peerInitialWindow = value
+          for (const slot of this.streams.values()) slot.sendWindow += delta
+          break
+        }
+        case SETTINGS_MAX_FRAME_SIZE:
+          if (value < DEFAULT_MAX_FRAME_SIZE || value > 0xffffff) return this.protocolError(`a frame size of ${value}`)
+          this.peerMaxFrameSize = value
+          break
+      }
+    }
+    this.queue(SETTINGS_ACK)
+    // The server's cap on concurrent streams can come down during the connection, never below one.
+    const allowed = this.peerMaxStreams
+    this.limit = Math.max(1, Math.min(this.wire.pipelining, allowed))
+    if (allowed < this.wire.pipelining) this.engine.noteStreamLimit(allowed)
+    if (!this.connected) {
+      this.connected = true
+      this.firstBytes = null
+      this.engine.connectionOpened()
+    }
+    this.sendBlocked()
+    return true
+  }
+
+  /** @param {number} lastStreamId */
+  onGoaway (lastStreamId) {
+    this.draining = true
+    if (lastStreamId < this.goneAwayAbove) this.goneAwayAbove = lastStreamId
+    // The streams the server did not take fail now; the others may still finish.
+    for (const [id, slot] of this.streams) {
+      if (id <= lastStreamId) continue
+      this.streams.delete(id)
+      this.settleSlot(slot, 'goaway')
+    }
+    return true
+  }
+
+  /** @param {number} streamId @param {number} increment */
+  onWindowUpdate (streamId, increment) {
+    if (streamId === 0) {
+      this.sendWindow += increment
+      if (this.sendWindow > MAX_WINDOW) return this.protocolError('a connection window above 2^31 - 1')
+    } else {
+      const slot = this.streams.get(streamId)
+      if (slot === undefined) return true
+      slot.sendWindow += increment
+    }
+    this.sendBlocked()
+    return true
+  }
+
+  /** The server answered the preface with something else than HTTP/2 SETTINGS. */
+  notHttp2 () {
+    if (this.wire.target.tls) return this.protocolError('a first frame other than SETTINGS')
+    const bytes = this.firstBytes ?? EMPTY
+    const line = /^HTTP\/\d(?:\.\d)? [^\r\n]*/.exec(bytes.toString('latin1'))
+    const why = line !== null ? `it answered in HTTP/1 ("${line[0]}")` : 'its first bytes were not an HTTP/2 SETTINGS frame'
+    this.lastError = Object.assign(new Error(why), { code: NO_HTTP2, why })
+    this.restart('invalid')
+    return false
+  }
+
+  /**
+   * The server broke the protocol: the connection starts over.
+   * @param {string} why
+   */
+  protocolError (why) {
+    this.lastError = Object.assign(new Error(`the server sent ${why}`), { code: 'ERR_HTTP2_PROTOCOL_ERROR' })
+    this.restart('invalid')
+    return false
   }
 
   /** @param {string} date @param {number} sentAt */
@@ -336,68 +684,49 @@ export class Http2Connection {
     this.engine.recordClock(server - wall, server + 1000 - sentWall)
   }
 
-  /** @param {StreamSlot} slot */
-  onStreamClose (slot) {
-    const stream = /** @type {http2.ClientHttp2Stream} */ (slot.stream)
-    if (!this.busy.has(slot) || slot.stream === null) return
+  /**
+   * The stream's response ended: it counts, and its slot takes the next request.
+   * @param {StreamSlot} slot
+   */
+  complete (slot) {
     const engine = this.engine
-    if (engine.isStopped()) return
-    this.now = performance.now()
-    const socket = this.socket
-    if (socket !== null) {
-      engine.recordBytes(socket.bytesRead - this.bytesSeen)
-      this.bytesSeen = socket.bytesRead
-    }
-    const answered = slot.endedAs === null && slot.status > 0 && stream.rstCode === NGHTTP2_NO_ERROR && slot.error === null
-    if (!answered) {
-      this.settleSlot(slot, slot.endedAs ?? this.failureOf(slot, stream))
-      if (this.session !== null && !this.session.closed && !this.session.destroyed) this.pump()
-      this.recycleWhenDone()
-      return
-    }
+    this.streams.delete(slot.id)
+    // Answered before it had all of its body: the rest is not wanted.
+    if (slot.body !== null) this.queue(rstStream(slot.id, CANCEL))
+    const chunks = slot.chunks
     this.release(slot)
+    if (engine.isStopped()) return
     this.failures = 0
     engine.recordResponse(this.now - slot.intendedAt, slot.status)
-    if (slot.chunks !== null) {
+    if (chunks !== null) {
       const request = this.wire.requests[slot.request]
       try {
-        request.spec.onResponse?.(slot.status, Buffer.concat(slot.chunks).toString(), this.context)
+        request.spec.onResponse?.(slot.status, Buffer.concat(chunks).toString(), this.context)
       } catch (err) {
         engine.hookFailed(hookError('onResponse', request, err))
       }
-      slot.chunks = null
     }
-    if (this.connected) this.pump()
-    this.recycleWhenDone()
   }
 
   /**
-   * Why a stream closed without an answer: the server's GOAWAY left it out,
-   * the server reset it, or the connection failed under it.
-   * @param {StreamSlot} slot @param {http2.ClientHttp2Stream} stream
-   * @returns {ErrorKind}
+   * The stream went wrong on its own: dyno resets it, and the others go on.
+   * @param {StreamSlot} slot @param {ErrorKind} kind
    */
-  failureOf (slot, stream) {
-    const err = slot.error
-    if (err?.code === 'ERR_HTTP2_GOAWAY_SESSION' || (stream.id !== undefined && stream.id > this.goneAwayAbove)) return 'goaway'
-    if (err?.code === 'ERR_HTTP2_STREAM_ERROR') return 'stream'
-    const session = this.session
-    if (session === null || session.destroyed || session.closed) return this.lastError !== null ? classifyError(this.lastError) : 'closed'
-    if (err !== null) return classifyError(err)
-    if (stream.rstCode !== undefined && stream.rstCode !== NGHTTP2_NO_ERROR) return 'stream'
-    // Ended cleanly without a response head.
-    return 'invalid'
+  failStream (slot, kind) {
+    this.queue(rstStream(slot.id, CANCEL))
+    this.streams.delete(slot.id)
+    this.settleSlot(slot, kind)
   }
 
   /**
-   * After a GOAWAY, the streams the server took finish, and then the
-   * connection opens a new session. It does not wait for the old one's
-   * close: a server may hold its socket open long after.
+   * After a GOAWAY (or with stream ids run out), the streams the server took
+   * finish, and then the connection opens a new socket. It does not wait
+   * for the old one's close: a server may hold it open long after.
    */
   recycleWhenDone () {
-    const session = this.session
-    if (this.goneAwayAbove === Infinity || this.busy.size > 0 || session === null) return
-    queueMicrotask(() => { if (session === this.session && !this.engine.isStopped()) this.restart(null) })
+    const socket = this.socket
+    if (!this.draining || this.busy.size > 0 || socket === null) return
+    queueMicrotask(() => { if (socket === this.socket && !this.engine.isStopped()) this.restart(null) })
   }
 
   /** A request in `slot` failed as `kind`. @param {StreamSlot} slot @param {ErrorKind} kind */
@@ -409,16 +738,23 @@ export class Http2Connection {
 
   /** @param {StreamSlot} slot */
   release (slot) {
+    if (slot.id === 0) this.unopened--
+    if (slot.blocked) {
+      slot.blocked = false
+      this.blocked.splice(this.blocked.indexOf(slot), 1)
+    }
+    slot.id = 0
+    slot.body = null
+    slot.chunks = null
     this.busy.delete(slot)
-    slot.stream = null
     this.free.push(slot)
   }
 
-  /** @param {http2.ClientHttp2Session} session */
-  onSessionClose (session) {
-    if (session !== this.session || this.engine.isStopped()) return
+  /** @param {net.Socket} socket */
+  onClose (socket) {
+    if (socket !== this.socket || this.engine.isStopped()) return
     const err = this.lastError
-    // Connected in plain text, the server ended the session before its HTTP/2 settings: it speaks something else.
+    // Connected in plain text, the server closed before its HTTP/2 settings: it speaks something else.
     if (!this.connected && this.socketUp && !this.wire.target.tls && err?.code !== NO_HTTP2) {
       const why = err === null ? 'it closed the connection without HTTP/2 settings' : err.message.split('\n')[0]
       this.lastError = Object.assign(new Error(why), { code: NO_HTTP2, why })
@@ -427,21 +763,19 @@ export class Http2Connection {
   }
 
   /**
-   * Drops the session and opens a new one. Streams still open fail as `kind`.
+   * Drops the socket and opens a new one. Streams still open fail as `kind`.
    * @param {ErrorKind | null} kind
    */
   restart (kind) {
     const engine = this.engine
     if (!this.connected && kind !== null && engine.connectFailed(this.lastError ?? timedOut())) return
     const lost = this.busy.size
-    // Streams the GOAWAY left out count as such; the rest fail as the connection did.
-    let goaway = 0
-    for (const slot of this.busy) if (slot.stream?.id !== undefined && slot.stream.id > this.goneAwayAbove) goaway++
     const failed = kind === null ? 0 : Math.max(lost, this.connected ? 0 : 1)
     this.drop()
-    if (goaway > 0) engine.recordErrors('goaway', goaway)
-    if (failed - goaway > 0) engine.recordErrors(/** @type {ErrorKind} */ (kind), failed - goaway)
-    if (failed > 0) this.failures++
+    if (failed > 0) {
+      engine.recordErrors(/** @type {ErrorKind} */ (kind), failed)
+      this.failures++
+    }
     engine.settle(lost)
     if (engine.isStopped() || !this.scheduler.hasMore()) return
     const delay = this.failures <= 1 ? 0 : Math.min(250, 2 ** this.failures)
@@ -449,28 +783,36 @@ export class Http2Connection {
     else this.reconnectTimer = setTimeout(() => { this.reconnectTimer = null; if (!engine.isStopped()) this.connect() }, delay)
   }
 
+  /** Closes the socket without counting anything. */
   drop () {
-    const session = this.session
     const socket = this.socket
-    this.session = null
     this.socket = null
     this.connected = false
     for (const slot of this.busy) {
-      slot.stream = null
+      slot.id = 0
+      slot.body = null
+      slot.blocked = false
+      slot.chunks = null
       this.free.push(slot)
     }
     this.busy.clear()
+    this.streams.clear()
+    this.blocked = []
+    this.unopened = 0
+    this.out = EMPTY
+    this.outLength = 0
+    this.continuing = 0
     if (this.reconnectTimer !== null) {
       clearTimeout(this.reconnectTimer)
       this.reconnectTimer = null
     }
-    if (session !== null) session.destroy()
     if (socket !== null) socket.destroy()
   }
 
   /**
-   * Ends the streams that waited longer than the timeout, each a timeout;
-   * a connect that takes that long fails the connection.
+   * Ends the streams that waited longer than the timeout, each a timeout
+   * (RST_STREAM CANCEL tells the server); a connect that takes that long
+   * fails the connection.
    * @param {number} now @param {number} timeout ms
    */
   checkTimeout (now, timeout) {
@@ -481,19 +823,16 @@ export class Http2Connection {
     }
     let freed = false
     for (const slot of this.busy) {
-      if (now - slot.sentAt <= timeout || slot.endedAs !== null) continue
-      slot.endedAs = 'timeout'
-      if (slot.stream !== null) {
-        slot.stream.close(NGHTTP2_CANCEL)
-        continue
-      }
-      // Still being built by its hook: it fails here, and its slot takes the next request.
-      this.settleSlot(slot, 'timeout')
+      if (now - slot.sentAt <= timeout) continue
+      // A slot still being built by its hook fails here too, and takes the next request.
+      if (slot.id !== 0) this.failStream(slot, 'timeout')
+      else this.settleSlot(slot, 'timeout')
       freed = true
     }
-    if (freed) {
-      this.now = now
-      this.pump()
-    }
+    if (!freed) return
+    this.now = now
+    this.pump()
+    this.flush()
+    this.recycleWhenDone()
   }
 }

@@ -4,6 +4,7 @@ import http2 from 'node:http2'
 import https from 'node:https'
 import { test } from 'node:test'
 import { load } from '../../lib/index.js'
+import { Http2Connection } from '../../lib/load/http2-connection.js'
 import { runDyno } from '../helpers/cli.js'
 import { startHttpServer } from '../helpers/servers.js'
 
@@ -19,12 +20,13 @@ async function startHttp2Server ({ tls = false, settings, onStream } = {}) {
   const server = tls
     ? http2.createSecureServer({ key: fixture('server-key.pem'), cert: fixture('server.pem'), settings })
     : http2.createServer({ settings })
-  const stats = { requests: 0, mostOpen: 0 }
+  const stats = { requests: 0, mostOpen: 0, sessions: 0 }
   /** @type {Set<http2.ServerHttp2Session>} */
   const sessions = new Set()
   /** Streams open on each session. @type {Map<http2.ServerHttp2Session, number>} */
   const open = new Map()
   server.on('session', (session) => {
+    stats.sessions++
     sessions.add(session)
     open.set(session, 0)
     session.on('close', () => { sessions.delete(session); open.delete(session) })
@@ -219,4 +221,67 @@ test('a request whose hook outlived its timeout is not sent when the hook resolv
   assert.equal(result.requests.completed, 3)
   await new Promise((resolve) => setTimeout(resolve, 500))
   assert.equal(server.stats.requests, 3)
+})
+
+test('large bodies both ways: 1 MB responses through our windows, 200 kB requests kept to the server\'s small ones', async (t) => {
+  const big = Buffer.alloc(1 << 20, 'a')
+  /** @type {number[]} */
+  const received = []
+  const server = await startHttp2Server({
+    // Small windows and large frames on the server's side: the bodies dyno sends wait for its WINDOW_UPDATEs.
+    settings: { initialWindowSize: 16_384, maxFrameSize: 40_000 },
+    onStream: (stream) => {
+      let length = 0
+      stream.on('data', (chunk) => { length += chunk.length })
+      stream.on('end', () => {
+        received.push(length)
+        stream.respond({ ':status': 200 })
+        stream.end(big)
+      })
+      return true
+    }
+  })
+  t.after(server.close)
+  // Our receive windows are replenished far sooner than in a real run, so that the WINDOW_UPDATEs are seen to be right.
+  const replenishAt = Http2Connection.replenishAt
+  Http2Connection.replenishAt = 300_000
+  t.after(() => { Http2Connection.replenishAt = replenishAt })
+  let lengths = 0
+  const result = await load({
+    url: server.url,
+    http2: true,
+    streams: 4,
+    connections: 2,
+    amount: 40,
+    method: 'POST',
+    body: Buffer.alloc(200_000, 'b'),
+    requests: [{}, { onResponse: (status, body) => { if (status === 200 && body.length === big.length) lengths++ } }]
+  })
+  assert.equal(result.requests.completed, 40)
+  assert.equal(result.errors.total, 0)
+  assert.equal(lengths, 20)
+  assert.ok(result.bytes.total > 40 * big.length)
+  assert.deepEqual(new Set(received), new Set([200_000]))
+})
+
+test('a connection whose stream ids run out opens a new one and goes on', async (t) => {
+  const server = await startHttp2Server({ settings: { maxConcurrentStreams: 1 } })
+  t.after(server.close)
+  const maxStreamId = Http2Connection.maxStreamId
+  Http2Connection.maxStreamId = 21
+  t.after(() => { Http2Connection.maxStreamId = maxStreamId })
+  const result = await load({
+    url: server.url,
+    http2: true,
+    streams: 3,
+    connections: 1,
+    amount: 100
+  })
+  assert.equal(result.requests.completed, 100)
+  assert.equal(result.errors.total, 0)
+  assert.equal(result.streamLimit, 1)
+  assert.equal(server.stats.mostOpen, 1)
+  assert.equal(server.stats.requests, 100)
+  // Streams 1, 3, …, 21: 11 requests a connection.
+  assert.equal(server.stats.sessions, 10)
 })
