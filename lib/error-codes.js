@@ -368,6 +368,7 @@ export const ERROR_CODES = /** @type {const} */ ({
     meaning: 'the load failed: the target answered no request, or stopped accepting connections during the run',
     messages: {
       refusing: 'the target stopped accepting connections during the run ({refused} refused); did it crash?',
+      turnedAway: 'the target stopped taking connections during the run ({errors} failed, none answered since); did it crash, or remove its socket?',
       stillWaiting: 'the target answered none of the {sent} requests sent: {pending} were still waiting for an answer when the run ended',
       stillWaitingFailed: 'the target answered none of the {sent} requests sent: {pending} were still waiting for an answer when the run ended, {errors} failed (see the errors above)',
       noAnswer: 'the target did not answer a single request; see the errors above',

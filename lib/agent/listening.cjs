@@ -20,7 +20,8 @@ function onListening (callback) {
       const server = /** @type {{ server?: import('node:net').Server }} */ (message).server
       const address = server && server.address()
       if (address && typeof address === 'object') callback({ port: address.port, address: address.address, family: address.family })
-      else if (typeof address === 'string' && address !== '') callback({ port: null, address: null, family: 'unix', path: resolve(address) })
+      // A Linux abstract socket ('\0name') has no file, and no folder to resolve against.
+      else if (typeof address === 'string' && address !== '') callback({ port: null, address: null, family: 'unix', path: address[0] === '\0' ? address : resolve(address) })
     }
   })
 }

@@ -62,7 +62,8 @@ function startAgent (options) {
   waitFor(flags, STARTED, START_WAIT_MS)
 
   onListening((address) => {
-    write('listening.json', JSON.stringify(address))
+    // The file names the TCP port a process serves on; a unix socket goes to dyno alone (for $SOCKET).
+    if (address.port !== null) write('listening.json', JSON.stringify(address))
     worker.postMessage({ type: 'listening', address })
   })
   process.on('uncaughtExceptionMonitor', (err) => {

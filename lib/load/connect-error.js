@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises'
+import { lstat, stat } from 'node:fs/promises'
 import { dynoError } from '../errors.js'
 import { accepts, isLocalhost, otherLoopback } from './loopback.js'
 
@@ -90,15 +90,25 @@ async function describeSocketError (err, path, target) {
   return describeConnectError(err, target)
 }
 
+/** What `path` leads to, or the link itself when it leads nowhere. @param {string} path */
+async function statFollowing (path) {
+  try {
+    return await stat(path)
+  } catch {
+    return await lstat(path)
+  }
+}
+
 /** What is at `path`, in words. @param {string} path */
 async function fileKind (path) {
   try {
-    const stat = await lstat(path)
-    if (stat.isSocket()) return 'a socket'
-    if (stat.isDirectory()) return 'a directory'
-    if (stat.isFile()) return 'a regular file'
-    if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device'
-    if (stat.isFIFO()) return 'a named pipe'
+    // A link to a socket is a socket to connect to.
+    const info = await statFollowing(path)
+    if (info.isSocket()) return 'a socket'
+    if (info.isDirectory()) return 'a directory'
+    if (info.isFile()) return 'a regular file'
+    if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device'
+    if (info.isFIFO()) return 'a named pipe'
     return 'not a socket'
   } catch {
     return 'gone'

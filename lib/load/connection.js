@@ -395,6 +395,7 @@ export class Connection {
     const engine = this.engine
     // A target that is not there at all ends the run with one clear line.
     if (!this.connected && kind !== null && engine.connectFailed(this.lastError ?? timedOut())) return
+    if (!this.connected && kind !== null) engine.connectionRejected()
     // Requests in flight fail with the socket; a failed connect or a garbled
     // stream counts once even when no request was waiting.
     const failed = kind === null ? 0 : Math.max(this.inflight, this.connected && kind !== 'invalid' ? 0 : 1)

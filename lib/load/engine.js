@@ -204,7 +204,6 @@ export class LoadEngine {
   /** A connection was accepted: the target is there. */
   connectionOpened () {
     this.everConnected = true
-    this.refusingSince = 0
   }
 
   /** HTTP/2: the server allows a connection `n` concurrent streams, fewer than asked. @param {number} n */
@@ -225,9 +224,20 @@ export class LoadEngine {
     if (high < clock.high) clock.high = high
   }
 
+  /**
+   * A connection failed before the target took a request on it: refused,
+   * its socket gone, a GOAWAY before any answer. A target that does so for a
+   * whole timeout, with no answer since, is gone (see checkTimeouts).
+   */
+  connectionRejected () {
+    if (this.refusingSince === 0) this.refusingSince = performance.now()
+  }
+
   /** @param {number} ms @param {number} status */
   recordResponse (ms, status) {
     if (this.stopped) return
+    // An answer: the target is there, whatever its connections did before.
+    this.refusingSince = 0
     this.latency.record(ms * 1000)
     this.statusCounts[status]++
     this.responses++
@@ -239,7 +249,7 @@ export class LoadEngine {
     if (this.stopped) return
     this.errors[kind] += n
     this.errorCount += n
-    if (kind === 'refused' && this.refusingSince === 0) this.refusingSince = performance.now()
+    if (kind === 'refused') this.connectionRejected()
   }
 
   /**

@@ -271,7 +271,8 @@ export class ResponseHead {
       }
       if (index > STATIC_TABLE.length) return this.reject(`a reference to entry ${index} of an empty dynamic table`)
       // The field's name: which one of ours it is, if any.
-      let which = index === STATUS_INDEX ? STATUS_INDEX : index === DATE_INDEX ? DATE_INDEX : 0
+      // Any of the static :status entries (8 to 14) names the field.
+      let which = index >= STATUS_INDEX && index < STATUS_INDEX + STATIC_STATUS.length ? STATUS_INDEX : index === DATE_INDEX ? DATE_INDEX : 0
       let name = index > 0 ? STATIC_TABLE[index - 1][0] : ''
       if (index === 0) {
         const length = this.integer(buf, pos, end, 7)
@@ -346,7 +347,7 @@ export class ResponseHead {
       if (d < 0 || d > 9) return this.fail('a :status that is not three digits')
       status = status * 10 + d
     }
-    if (status < 100) return this.fail(`a :status of ${status}`)
+    if (status < 100 || status > 599) return this.fail(`a :status of ${status}`)
     return status
   }
 

@@ -129,6 +129,8 @@ export class Http2Connection {
     this.socketUp = false
     /** No new streams on this socket: the server sent GOAWAY, or stream ids ran out. */
     this.draining = false
+    /** Responses on this socket: none before a GOAWAY means the server turned the connection away. */
+    this.answered = 0
     /** The server sent GOAWAY: streams above this id were not processed. */
     this.goneAwayAbove = Infinity
     this.now = 0
@@ -187,6 +189,7 @@ export class Http2Connection {
     this.lastError = null
     this.socketUp = false
     this.draining = false
+    this.answered = 0
     this.goneAwayAbove = Infinity
     this.nextStreamId = 1
     this.peerMaxStreams = Infinity
@@ -697,6 +700,7 @@ export class Http2Connection {
     this.release(slot)
     if (engine.isStopped()) return
     this.failures = 0
+    this.answered++
     engine.recordResponse(this.now - slot.intendedAt, slot.status)
     if (chunks !== null) {
       const request = this.wire.requests[slot.request]
@@ -726,7 +730,23 @@ export class Http2Connection {
   recycleWhenDone () {
     const socket = this.socket
     if (!this.draining || this.busy.size > 0 || socket === null) return
-    queueMicrotask(() => { if (socket === this.socket && !this.engine.isStopped()) this.restart(null) })
+    queueMicrotask(() => {
+      if (socket !== this.socket || this.engine.isStopped()) return
+      this.noteTurnedAway()
+      this.restart(null)
+    })
+  }
+
+  /**
+   * A GOAWAY before a single answer is a server turning connections away: it
+   * counts once, and the connection backs off as after a refused connect, so
+   * that no storm of reconnects follows.
+   */
+  noteTurnedAway () {
+    if (!this.draining || this.answered > 0) return
+    this.engine.recordErrors('goaway', 1)
+    this.engine.connectionRejected()
+    this.failures++
   }
 
   /** A request in `slot` failed as `kind`. @param {StreamSlot} slot @param {ErrorKind} kind */
@@ -759,6 +779,7 @@ export class Http2Connection {
       const why = err === null ? 'it closed the connection without HTTP/2 settings' : err.message.split('\n')[0]
       this.lastError = Object.assign(new Error(why), { code: NO_HTTP2, why })
     }
+    if (this.busy.size === 0) this.noteTurnedAway()
     this.restart(this.busy.size > 0 || !this.connected ? (err !== null ? classifyError(err) : 'closed') : null)
   }
 
@@ -769,6 +790,7 @@ export class Http2Connection {
   restart (kind) {
     const engine = this.engine
     if (!this.connected && kind !== null && engine.connectFailed(this.lastError ?? timedOut())) return
+    if (!this.connected && kind !== null) engine.connectionRejected()
     const lost = this.busy.size
     const failed = kind === null ? 0 : Math.max(lost, this.connected ? 0 : 1)
     this.drop()

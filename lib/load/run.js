@@ -32,7 +32,7 @@ export async function load (options) {
   const resolved = resolveOptions(options)
   if (resolved.requestsFile && !options.requests) resolved.requests = await loadRequestsFile(resolved.requestsFile)
   // localhost is two addresses; connect to the one the server listens on.
-  if (isLocalhost(resolved.target.hostname)) resolved.target.address = await loopbackAddress(resolved.target.port)
+  if (isLocalhost(resolved.target.hostname) && resolved.target.socketPath === undefined) resolved.target.address = await loopbackAddress(resolved.target.port)
   /** @param {EngineTick} tick */
   const report = (tick) => options.onProgress?.({
     elapsed: tick.elapsedMs / 1000,

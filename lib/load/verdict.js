@@ -26,7 +26,11 @@ export function loadVerdict (result, { interruptedExitCode = 130 } = {}) {
  */
 export function loadFailure (result) {
   if (result.failure) return revivedError(result.failure)
-  if (result.targetRefusing) return dynoError('DYNO_LOAD_FAILED.refusing', { refused: result.errors.refused })
+  if (result.targetRefusing) {
+    return result.errors.refused > 0
+      ? dynoError('DYNO_LOAD_FAILED.refusing', { refused: result.errors.refused })
+      : dynoError('DYNO_LOAD_FAILED.turnedAway', { errors: result.errors.total })
+  }
   const { completed, pending, sent } = result.requests
   const errors = result.errors.total
   if (completed === 0 && (errors > 0 || pending > 0 || !result.interrupted)) {

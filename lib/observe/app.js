@@ -42,7 +42,7 @@ export class App {
     this.channel = new ChannelServer()
     /** @type {AgentHello[]} */
     this.agents = []
-    /** @type {AgentListening | null} */
+    /** The first TCP port the app listened on. @type {AgentListening | null} */
     this.listening = null
     /** @type {ProcessExit | null} */
     this.exit = null
@@ -56,7 +56,10 @@ export class App {
     this.channel.on('hello', (message) => this.agents.push(message))
     /** Every place the app listened, in order. @type {AgentListening[]} */
     this.listenings = []
-    this.channel.on('listening', (message) => { this.listening ??= message; this.listenings.push(message) })
+    this.channel.on('listening', (message) => {
+      if (message.port !== null) this.listening ??= message
+      this.listenings.push(message)
+    })
   }
 
   async start () {

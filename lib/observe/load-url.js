@@ -35,7 +35,8 @@ export function loadFor (load, listening) {
   if (socket === null) return { ...load, url: withPort(load.url, /** @type {number} */ (listening.port)) }
   const path = socket === SOCKET ? /** @type {string} */ (listening.path) : socket
   const unix = unixUrl(load.url)
-  return { ...load, url: unix === null ? load.url : `http://localhost${unix.path}`, socketPath: path }
+  // Over a socket, the URL's port says only what the Host header carries.
+  return { ...load, url: unix === null ? withPort(load.url, listening.port ?? 80) : `http://localhost${unix.path}`, socketPath: path }
 }
 
 /**

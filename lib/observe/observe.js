@@ -43,7 +43,8 @@ import { readProcesses } from './processes.js'
  *
  * @typedef {object} Observed
  * @property {import('./processes.js').ProcessRecord[]} processes what every process of the app wrote
- * @property {import('./app.js').AgentListening | null} listening where the app listened first
+ * @property {import('./app.js').AgentListening | null} listening where the load went: the unix socket a socket load waited for, else
+ *   the first TCP port the app listened on
  * @property {import('../load/summary.js').LoadResult | null} load the last round's
  * @property {import('../load/summary.js').LoadResult[]} loads every round's, in order
  * @property {{ startMs: number, endMs: number } | null} loadWindow epoch ms, the agents' clock: from the start of the first
@@ -86,10 +87,13 @@ export async function observe (options, hooks = {}) {
   let onPort = null
   /** @type {unknown} */
   let failure = null
+  /** Where the load went: the app's first TCP port, or the unix socket a socket load waited for. @type {import('./app.js').AgentListening | null} */
+  let loaded = null
   try {
     if (options.load || options.onPort) {
       const kind = options.load && loadSocket(options.load) !== null ? 'unix' : 'tcp'
       const listening = await untilAborted(app.waitForListening(options.listenTimeoutMs, kind), stop.signal)
+      loaded = listening
       // The load stops when the user stops, or when the process it loads goes away.
       const driverStop = new AbortController()
       stop.signal.addEventListener('abort', () => driverStop.abort(), { once: true })
@@ -132,7 +136,7 @@ export async function observe (options, hooks = {}) {
   }
   return {
     processes: readProcesses(options.folder),
-    listening: app.listening,
+    listening: loaded ?? app.listening,
     load: loads.at(-1) ?? null,
     loads,
     loadWindow,

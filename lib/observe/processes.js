@@ -97,7 +97,7 @@ export function chooseProcess (units, busy, loadedPid = null) {
 export function busiestOnPort (units, chosen, busy) {
   const port = chosen.listening?.port
   const sharing = units.filter((p) => p.threadId === 0 && p.listening && p.listening.port === port)
-  if (port === undefined || sharing.length < 2) return { process: chosen, sharing: 1 }
+  if (port === undefined || port === null || sharing.length < 2) return { process: chosen, sharing: 1 }
   return { process: busiest(sharing, busy) ?? chosen, sharing: sharing.length }
 }
 

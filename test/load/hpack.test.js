@@ -193,3 +193,13 @@ test('blocks node:http2 (nghttp2) encodes: every status, Huffman-coded values of
     assert.equal(Number.isFinite(Date.parse(/** @type {string} */ (d.date))), true, 'node:http2 sends a Date header')
   }
 })
+
+test(':status as a literal may name any static :status entry; a status past 599 is refused as HTTP/1.1 refuses it', () => {
+  // Literal without indexing, name index 14 (":status: 500"), value "201".
+  assert.equal(decodeAll(bytes('0e 03 323031')).status, 201)
+  // Never indexed, name index 9, value "418".
+  assert.equal(decodeAll(bytes('19 03 343138')).status, 418)
+  const tooHigh = decodeAll(bytes('08 03 373030'))
+  assert.equal(tooHigh.ok, false)
+  assert.match(String(tooHigh.error), /a :status of 700/)
+})

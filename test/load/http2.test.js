@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import http2 from 'node:http2'
 import https from 'node:https'
+import net from 'node:net'
 import { test } from 'node:test'
 import { load } from '../../lib/index.js'
 import { Http2Connection } from '../../lib/load/http2-connection.js'
@@ -284,4 +285,26 @@ test('a connection whose stream ids run out opens a new one and goes on', async 
   assert.equal(server.stats.requests, 100)
   // Streams 1, 3, …, 21: 11 requests a connection.
   assert.equal(server.stats.sessions, 10)
+})
+
+test('a server that sends GOAWAY on every connection before answering: the run ends after the timeout and says so', async (t) => {
+  // SETTINGS, then GOAWAY with last stream 0, to every connection.
+  const settings = Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])
+  const goaway = Buffer.from([0, 0, 8, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+  let connections = 0
+  const server = net.createServer((socket) => {
+    connections++
+    socket.on('error', () => {})
+    socket.end(Buffer.concat([settings, goaway]))
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => { server.close() })
+  const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port
+  const run = await runDyno(['load', '--http2', '-a', '5', '-t', '0.5', '--json', `http://127.0.0.1:${port}/`])
+  assert.equal(run.code, 1)
+  assert.match(run.stderr, /the target stopped taking connections during the run \(\d+ failed, none answered since\)/)
+  const result = JSON.parse(run.stdout)
+  assert.ok(result.errors.goaway > 0)
+  // Backed off as after refused connects: not a storm of thousands.
+  assert.ok(connections < 500, `${connections} connections`)
 })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
 import http from 'node:http'
 import http2 from 'node:http2'
 import { tmpdir } from 'node:os'
@@ -87,6 +87,12 @@ test('a socket path that is missing, not a socket, or left behind by a dead serv
   const refused = await runDyno(['load', '-a', '5', '--socket', stale, 'http://localhost/'])
   assert.equal(refused.code, 1)
   assert.match(refused.stderr, /^dyno load: nothing is listening on the unix socket .*stale\.sock/)
+  // A link to it is the same socket.
+  const link = join(dir, 'link.sock')
+  symlinkSync(stale, link)
+  const linked = await runDyno(['load', '-a', '5', '--socket', link, 'http://localhost/'])
+  assert.equal(linked.code, 1)
+  assert.match(linked.stderr, /^dyno load: nothing is listening on the unix socket .*link\.sock/)
   for (const run of [missing, notSocket, refused]) assert.equal(run.stderr.trim().split('\n').length, 1)
 })
 
@@ -108,4 +114,22 @@ test('a socket named twice, an empty one, and $SOCKET outside an observed app ar
   const placeholder = await runDyno(['load', '-a', '5', '--socket', '$SOCKET', 'http://localhost/'])
   assert.equal(placeholder.code, 2)
   assert.match(placeholder.stderr, /\$SOCKET stands for the socket an app listens on/)
+})
+
+test('a socket that goes away during a run of -a requests: the run ends after the timeout, with what was measured', async (t) => {
+  const path = join(socketDir(t), 'gone.sock')
+  let served = 0
+  const server = http.createServer((req, res) => {
+    res.end('ok')
+    // Closing removes the socket's file: the connections that follow fail with ENOENT.
+    if (++served === 200) {
+      server.close()
+      server.closeAllConnections()
+    }
+  })
+  await new Promise((resolve) => server.listen(path, () => resolve(undefined)))
+  const result = await load({ url: 'http://localhost/', socketPath: path, amount: 1_000_000, timeout: 0.5, connections: 2 })
+  assert.ok(result.requests.completed >= 190 && result.requests.completed <= 200, String(result.requests.completed))
+  assert.equal(result.targetRefusing, true)
+  assert.ok(result.errors.total > 0)
 })

@@ -324,7 +324,8 @@ function progress (options, sides, started, startedMs, io) {
  */
 function comparedRounds (sides) {
   const completed = (/** @type {SideRun[]} */ runs) => new Map(runs.flatMap((s) => {
-    const load = s.loads.find((l) => !l.interrupted)
+    // A round a side answered nothing in compares nothing (and has no CPU per request).
+    const load = s.loads.find((l) => !l.interrupted && l.requests.completed > 0)
     return load ? [[s.round, roundFigures(load, s.cpuMs)]] : []
   }))
   const before = completed(sides.before)
@@ -445,14 +446,14 @@ function answeredNothing (side) {
 }
 
 /**
- * A side that answered nothing from some round to the end of the run, as a
- * failure named by that round.
+ * A side that answered nothing in its last SILENT_ROUNDS rounds or more, as
+ * a failure named by the first of them.
  * @param {Record<Side, SideRun[]>} sides @param {{ before: Version, after: Version }} versions
  */
 function silentFailure (sides, versions) {
   for (const side of /** @type {Side[]} */ (['before', 'after'])) {
     const silent = silentSince(sides[side])
-    if (silent.length > 0) return dynoError('DYNO_APP_SILENT', { version: versions[side].label, round: silent[0].round })
+    if (silent.length >= SILENT_ROUNDS) return dynoError('DYNO_APP_SILENT', { version: versions[side].label, round: silent[0].round })
   }
   return null
 }

@@ -50,6 +50,16 @@ test('a launcher that starts the server and exits: the server is profiled, then 
   assert.equal(meta.load.requests.completed, 50)
 })
 
+test('a launcher that listens on a unix socket of its own before it starts the server: the server is the one profiled', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-launcher-'))
+  const pidFile = join(cwd, 'server.pid')
+  const run = await runDyno(['flame', '--load', '-a 20 http://127.0.0.1:$PORT/', '--', process.execPath, fixture('launcher.cjs')], { cwd, env: { PID_FILE: pidFile, IPC_SOCKET: join(cwd, 'ipc.sock') } })
+  assert.equal(run.code, 0, run.stderr)
+  const meta = JSON.parse(readFileSync(join(onlyRun(cwd), 'meta.json'), 'utf8'))
+  assert.equal(meta.process.pid, Number(readFileSync(pidFile, 'utf8')))
+  assert.equal(meta.load.requests.completed, 20)
+})
+
 test('SIGTERM to dyno ends the run like Ctrl-C, and the report says which it was: report written, app stopped', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-sigterm-'))
   const pidFile = join(cwd, 'server.pid')
