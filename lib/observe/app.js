@@ -107,12 +107,10 @@ export class App {
   async waitForListening (timeoutMs, kind = 'tcp') {
     const found = () => this.listenings.find((l) => kind === 'unix' ? l.path !== undefined : l.port !== null)
     if (found()) return /** @type {AgentListening} */ (found())
+    /** @type {() => void} */
+    let onListening = () => {}
     const listening = new Promise((resolve) => {
-      const onListening = () => {
-        if (!found()) return
-        this.channel.off('listening', onListening)
-        resolve(/** @type {AgentListening} */ (found()))
-      }
+      onListening = () => { if (found()) resolve(/** @type {AgentListening} */ (found())) }
       this.channel.on('listening', onListening)
     })
     let timer
@@ -133,6 +131,7 @@ export class App {
     } finally {
       race.settled = true
       clearTimeout(timer)
+      this.channel.off('listening', onListening)
     }
   }
 
