@@ -62,6 +62,24 @@ export function tlsOptions (target, protocols) {
   }
 }
 
+/**
+ * Opens a connection again after it closed or failed: at once, or, while the
+ * target keeps failing, after a pause that doubles up to 250 ms, so that a
+ * dead server does not spin a core.
+ * @param {{ failures: number, reconnectTimer: NodeJS.Timeout | null, engine: LoadEngine, connect: () => void }} connection
+ */
+export function reconnect (connection) {
+  const delay = connection.failures <= 1 ? 0 : Math.min(250, 2 ** connection.failures)
+  if (delay === 0) {
+    connection.connect()
+    return
+  }
+  connection.reconnectTimer = setTimeout(() => {
+    connection.reconnectTimer = null
+    if (!connection.engine.isStopped()) connection.connect()
+  }, delay)
+}
+
 export class Connection {
   /** @param {Wire} wire @param {Scheduler} scheduler @param {LoadEngine} engine */
   constructor (wire, scheduler, engine) {
@@ -409,10 +427,7 @@ export class Connection {
     }
     engine.settle(lost)
     if (engine.isStopped() || !this.scheduler.hasMore()) return
-    // Back off when the target keeps failing, so a dead server does not spin a core.
-    const delay = this.failures <= 1 ? 0 : Math.min(250, 2 ** this.failures)
-    if (delay === 0) this.connect()
-    else this.reconnectTimer = setTimeout(() => { this.reconnectTimer = null; if (!engine.isStopped()) this.connect() }, delay)
+    reconnect(this)
   }
 
   /** Closes the socket without counting anything. */

@@ -1,7 +1,7 @@
 import net from 'node:net'
 import tls from 'node:tls'
 import { NO_HTTP2, classifyError, timedOut } from './connect-error.js'
-import { netAddress, tlsOptions } from './connection.js'
+import { netAddress, reconnect, tlsOptions } from './connection.js'
 import { ResponseHead, encodeHeaderBlock } from './hpack.js'
 import {
   ACK, CANCEL, CONTINUATION, DATA, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW, END_HEADERS, END_STREAM, FRAME_HEADER, FrameReader,
@@ -800,9 +800,7 @@ export class Http2Connection {
     }
     engine.settle(lost)
     if (engine.isStopped() || !this.scheduler.hasMore()) return
-    const delay = this.failures <= 1 ? 0 : Math.min(250, 2 ** this.failures)
-    if (delay === 0) this.connect()
-    else this.reconnectTimer = setTimeout(() => { this.reconnectTimer = null; if (!engine.isStopped()) this.connect() }, delay)
+    reconnect(this)
   }
 
   /** Closes the socket without counting anything. */
