@@ -95,30 +95,14 @@ function equalsLower (b, s, e, codes) {
   return true
 }
 
-/**
- * True when the token list in `b[s..e)` (comma separated) contains `codes`.
- * @param {Uint8Array} b @param {number} s @param {number} e @param {number[]} codes
- */
-function hasToken (b, s, e, codes) {
-  let t = s
-  for (let i = s; i <= e; i++) {
-    if (i === e || b[i] === 44 /* , */) {
-      let ts = t
-      let te = i
-      while (ts < te && (b[ts] === SPACE || b[ts] === TAB)) ts++
-      while (te > ts && (b[te - 1] === SPACE || b[te - 1] === TAB)) te--
-      if (equalsLower(b, ts, te, codes)) return true
-      t = i + 1
-    }
-  }
-  return false
-}
-
-/** True when the last token of the list in `b[s..e)` is `codes`. */
+/** True when the last token of the list in `b[s..e)` (comma separated) is `codes`. */
 function lastTokenIs (/** @type {Uint8Array} */ b, /** @type {number} */ s, /** @type {number} */ e, /** @type {number[]} */ codes) {
-  let t = e
-  while (t > s && b[t - 1] !== 44) t--
-  return hasToken(b, t, e, codes)
+  let ts = e
+  while (ts > s && b[ts - 1] !== 44 /* , */) ts--
+  let te = e
+  while (ts < te && (b[ts] === SPACE || b[ts] === TAB)) ts++
+  while (te > ts && (b[te - 1] === SPACE || b[te - 1] === TAB)) te--
+  return equalsLower(b, ts, te, codes)
 }
 
 export class ResponseParser {
