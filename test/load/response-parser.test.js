@@ -104,3 +104,11 @@ test('garbage is an error, reported once', () => {
   assert.deepEqual(parse('HTTP/1.1 101 Switching Protocols\r\n\r\n').errors, ['upgrade'])
   assert.deepEqual(parse('HTTP/1.1 200 OK\r\nX: ' + 'a'.repeat(20_000)).errors, ['header-too-large'])
 })
+
+test('chunked is the body\'s framing only as the last coding of Transfer-Encoding, spaces and case aside', () => {
+  const last = parse('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip ,  Chunked \r\n\r\n3\r\nabc\r\n0\r\n\r\n')
+  assert.deepEqual(last.responses.map((r) => [r.status, r.bodyBytes]), [[200, 3]])
+  // Not last: the body runs to the close, as RFC 9112 says.
+  const first = parse('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\nabcdef', { close: true })
+  assert.deepEqual(first.responses.map((r) => [r.status, r.bodyBytes]), [[200, 6]])
+})
