@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import test from 'node:test'
@@ -14,12 +14,15 @@ const fixture = join(root, 'test', 'fixtures', 'test-runs', 'coverage-gap.js')
 function run (/** @type {NodeJS.ProcessEnv} */ extra) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-reporter-'))
   const reportFile = join(dir, 'report.json')
-  // Without NODE_TEST_CONTEXT, the inner run would report to this one instead of through the reporter;
-  // without NODE_V8_COVERAGE, it would hand its truncated file on to the coverage of npm test itself.
-  const { NODE_TEST_CONTEXT, NODE_V8_COVERAGE, ...env } = process.env
+  // Without NODE_TEST_CONTEXT, the inner run would report to this one instead of through the reporter.
+  const { NODE_TEST_CONTEXT, ...env } = process.env
   try {
     const { status } = spawnSync(process.execPath, ['--test', '--experimental-test-coverage', `--test-reporter=${join(root, 'scripts', 'test-reporter.js')}`, '--test-reporter-destination=stdout', fixture], {
-      cwd: dir, encoding: 'utf8', env: { ...env, ...extra, DYNO_TEST_REPORT_FILE: reportFile }
+      cwd: dir,
+      encoding: 'utf8',
+      // A folder of its own for the inner run's coverage files, the truncated one among them. Left out, Node
+      // would give the inner run npm test's own (it always passes NODE_V8_COVERAGE on), and spoil its coverage.
+      env: { ...env, ...extra, DYNO_TEST_REPORT_FILE: reportFile, NODE_V8_COVERAGE: join(dir, 'coverage') }
     })
     return { status, report: JSON.parse(readFileSync(reportFile, 'utf8')) }
   } finally {
@@ -33,6 +36,9 @@ test('a truncated coverage file makes Node exit 1, and the suite still passes wh
   assert.equal(report.failed, 0)
   assert.match(report.coverageProblem, /Could not report code coverage/)
   assert.equal(suitePassed(status, report), true)
+  // Under npm test's coverage, the truncated file stayed out of the suite's own coverage folder.
+  const outer = process.env.NODE_V8_COVERAGE
+  if (outer) assert.deepEqual(readdirSync(outer).filter((name) => name.includes('-1700000000000-')), [])
 })
 
 test('a failed test fails the suite, coverage problem or not', () => {
