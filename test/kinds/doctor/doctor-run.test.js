@@ -122,8 +122,9 @@ test('an app that never listens: no diagnosis, not healthy, and the note says it
 test('an app that throws on its first line: its CPU is its own, not the agent\'s start-up', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'dyno-doctor-throws-'))
   const run = await runDyno(['doctor', '--json', '--', process.execPath, '-e', 'throw new Error("boom")'], { cwd })
-  assert.equal(run.code, 1)
-  const { summary } = JSON.parse(run.stdout)
+  assert.equal(run.code, 1, run.stderr)
+  const { summary, note } = JSON.parse(run.stdout)
+  assert.ok(summary, `no summary: ${note}; stderr: ${run.stderr}`)
   // One thread of the app's runs, for a few milliseconds. When the first line began only once the
   // agent's thread was up, the CPU of the agent's start-up fell into those few milliseconds: 150% to
   // 235% of a core.

@@ -85,7 +85,7 @@ test('without a load: a snapshot before the first line and one at exit, for an a
 
 test('--sampling: the allocations by stack, as a flamegraph in bytes and a .heapprofile for DevTools', async () => {
   const run = await heap(['--sampling', '--sampling-interval', '1024', '--load', LOAD, '--', 'node', 'name-server.js'])
-  assert.equal(run.code, 0, run.stderr)
+  assert.equal(run.code, 0, `stdout: ${run.stdout}\nstderr: ${run.stderr}`)
   const folder = /** @type {string} */ (run.folder)
   assert.ok(run.json.allocations.length > 0)
   assert.ok(run.json.allocations.every((/** @type {any} */ f) => f.bytes > 0))
