@@ -40,6 +40,10 @@ export const ERROR_CODES = /** @type {const} */ ({
       seconds: '{name} takes seconds above 0, not {value}',
       bodyAndInput: '-b/--body and -i/--input both set the body; pass one',
       loadAndOnPort: '--load and --on-port both drive the app; pass one',
+      pidAndCommand: '--pid observes a process that already runs; give it or a command after --, not both',
+      durationWithoutPid: '--duration is for --pid without --load: a command dyno starts is observed until it exits or Ctrl-C',
+      durationWithLoad: '--duration is for --pid without --load or --on-port: the load decides how long a loaded run lasts (its -d)',
+      openInspectorWithoutPid: '--use-open-inspector goes with --pid',
       emptyOut: '--out takes a folder, not an empty value; leave it out for .dyno',
       unclosedQuote: 'unclosed {quote} in "{text}"',
       onlyWithLoad: '--{flag} goes with --load, which loads two versions of a server; without it dyno compare reads two result files',
@@ -243,7 +247,7 @@ export const ERROR_CODES = /** @type {const} */ ({
     exitCode: 2,
     meaning: 'no command to observe after --, or an empty --a or --b',
     messages: {
-      observe: 'no command to observe; give it after --, like: -- node app.js',
+      observe: 'no command to observe; give it after --, like: -- node app.js (or --pid <pid> for a process that already runs)',
       against: 'no command to run; give it after --, like: --against HEAD -- node server.js',
       missingVersion: '--{version} is missing: --a and --b each give the command that starts one version',
       emptyVersion: '--{version} is empty; give the command that starts that version, like --a \'node old.js\''
@@ -268,6 +272,86 @@ export const ERROR_CODES = /** @type {const} */ ({
     exitCode: 2,
     meaning: 'the command started no Node.js process for the agent to observe',
     message: '"{command}" started no Node.js process; dyno observes commands that run node, like: -- node app.js, -- npm start'
+  },
+  DYNO_PID_NOT_FOUND: {
+    exitCode: 2,
+    meaning: '--pid names no running process',
+    message: 'no process has pid {pid}; find the app\'s with: pgrep -af node'
+  },
+  DYNO_PID_NOT_YOURS: {
+    exitCode: 2,
+    meaning: '--pid names a process of another user',
+    message: 'pid {pid} belongs to another user; run dyno as that user (sudo -u <user> dyno …)'
+  },
+  DYNO_PID_NOT_NODE: {
+    exitCode: 2,
+    meaning: '--pid names a process that is not a Node.js process dyno can observe',
+    messages: {
+      other: 'pid {pid} runs {program} ({command}), not Node.js; give the pid of the node process (pgrep -af node)',
+      self: 'pid {pid} is dyno itself; give the pid of the app (pgrep -af node)'
+    }
+  },
+  DYNO_PID_UNSUPPORTED: {
+    exitCode: 2,
+    meaning: '--pid needs Linux\'s /proc',
+    message: '--pid works on Linux, where /proc shows a process\'s flags and ports; this is {platform}. Start the app with dyno instead: -- node app.js'
+  },
+  DYNO_PID_FORBIDDEN: {
+    exitCode: 2,
+    meaning: 'the process was started so that its inspector cannot, or should not, be opened from outside',
+    messages: {
+      flag: 'pid {pid} runs with {flag}, under which it opens no inspector on SIGUSR1; restart it without that flag, or under dyno: -- node app.js',
+      publicHost: 'pid {pid} would open its inspector on {host}, reachable from other machines (its --inspect-port); dyno opens inspectors on loopback only: restart it with --inspect-port=127.0.0.1:9229'
+    }
+  },
+  DYNO_PID_INSPECTOR_OPEN: {
+    exitCode: 2,
+    meaning: 'the process already has an inspector open, which someone else may be using',
+    message: 'pid {pid} already has its inspector open ({how}), maybe for someone else\'s debugger; add --use-open-inspector to observe through it (dyno then leaves it open)'
+  },
+  DYNO_PID_PORT_TAKEN: {
+    exitCode: 2,
+    meaning: 'the port where the process would open its inspector is taken',
+    message: 'port {port}, where pid {pid} would open its inspector, is taken by {owner}; end that, or start the app with another port: node --inspect-port=9230 app.js (0 lets the system pick one)'
+  },
+  DYNO_PID_NO_INSPECTOR: {
+    exitCode: 1,
+    meaning: 'the process did not open its inspector, or dyno could not connect to it',
+    messages: {
+      noSignal: 'pid {pid} opened no inspector within {seconds} s of SIGUSR1; it may handle SIGUSR1 itself, or be stopped (kill -CONT {pid})',
+      noConnection: 'could not speak to the inspector of pid {pid} on port {port}: {why}',
+      notFound: 'pid {pid} was started with its inspector open, but dyno found no port it answers on; give it --inspect-port=<port> when you start it'
+    }
+  },
+  DYNO_PID_OLD_NODE: {
+    exitCode: 2,
+    meaning: 'the process runs a Node.js too old for dyno\'s agent',
+    message: 'pid {pid} runs Node.js {version}; dyno joins processes of Node.js 20.16 and later'
+  },
+  DYNO_PID_NO_ANSWER: {
+    exitCode: 1,
+    meaning: 'the process\'s main thread did not answer in time',
+    message: 'pid {pid} did not answer within {seconds} s: its main thread may be blocked (dyno doctor --pid shows it once the loop turns again)'
+  },
+  DYNO_PID_OBSERVED: {
+    exitCode: 2,
+    meaning: 'another dyno run is observing the process',
+    message: 'pid {pid} is being observed by another dyno run (or one started it with dyno\'s agent); wait for that run to end'
+  },
+  DYNO_PID_AGENT_FAILED: {
+    exitCode: 1,
+    meaning: 'dyno\'s agent could not start inside the process',
+    message: 'dyno\'s agent could not start in pid {pid}: {why}'
+  },
+  DYNO_PID_EXITED: {
+    exitCode: 1,
+    meaning: 'the process ended while dyno was joining it',
+    message: 'pid {pid} ended while dyno was joining it'
+  },
+  DYNO_PID_NOT_LISTENING: {
+    exitCode: 2,
+    meaning: '--load or --on-port was given for a process that listens on nothing',
+    message: 'pid {pid} listens on no {kind}, so there is nothing to load; drop --load and --on-port to observe it as it runs (--duration)'
   },
   DYNO_ON_PORT_NOT_FOUND: {
     exitCode: 2,

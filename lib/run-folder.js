@@ -13,7 +13,8 @@ import { dynoError, fileProblem } from './errors.js'
  * @property {2} schemaVersion
  * @property {RunKind} kind the command that wrote the folder
  * @property {string} title what the reports call the run: the command, or the file viewed
- * @property {{ argv: string[], cwd: string } | null} target the command observed (null for a file viewed)
+ * @property {{ argv: string[], cwd: string, pid?: number } | null} target the command observed (null for a file viewed); with `pid`,
+ *   a process that ran before dyno came, and the command line it runs
  * @property {string | null} source the file rendered, for a run that observed nothing (`flame --view`)
  * @property {string} cwd where paths in the data are relative to
  * @property {string | null} node the observed process's Node.js version
@@ -29,6 +30,8 @@ import { dynoError, fileProblem } from './errors.js'
  * @property {number} processes how many Node.js processes of the app the agent was in
  * @property {number} threads how many worker threads of theirs it observed
  * @property {import('./observe/app-end.js').AppEnd | null} end how the app ended (null for a file viewed)
+ * @property {{ pid: number, inspector: string, openedByDyno: boolean, openMs: number }} [attached] how dyno joined a process that
+ *   ran already: through its inspector at `inspector`, opened by dyno (and closed after `openMs`) or open already
  */
 
 export const META = 'meta.json'

@@ -5,7 +5,8 @@
  * and child processes; it runs in every worker thread too. It starts the collectors dyno asked for (by name, in
  * DYNO_COLLECTORS: `{ "cpu": { ... }, "doctor": { ... } }`) from the
  * process's first line of code, and they write what they collect into the
- * run folder as they go.
+ * run folder as they go. A process already running gets it through
+ * attach.cjs instead, and can have it taken out again.
  *
  * It must add nothing visible to the app: no output, no open port (inspector
  * sessions are in-process), no handle that keeps the app alive, no change to

@@ -38,10 +38,10 @@
  * observing ends are handed over as they are.
  */
 const { createHook, executionAsyncId } = require('node:async_hooks')
-const diagnostics = require('node:diagnostics_channel')
 const { promiseHooks } = require('node:v8')
 const { CallSites } = require('./call-sites.cjs')
 const { socketAsyncId, watchSocketWrites } = require('./socket-writes.cjs')
+const { permanent } = require('./installed.cjs')
 
 /** On a traced promise: its operation. */
 const OP = Symbol('dyno.async.op')
@@ -99,6 +99,10 @@ class Trace {
     this.ops = []
     this.dropped = 0
     this.done = false
+    /** The response, and the listener on its 'close'. @type {import('node:events').EventEmitter | null} */
+    this.response = null
+    /** @type {() => void} */
+    this.onClose = () => {}
   }
 
   now () {
@@ -109,8 +113,10 @@ class Trace {
 /**
  * @param {{ sample?: number, perSecond?: number, minTraced?: number, maxOps?: number, maxTraceMs?: number }} options
  * @param {(text: string, counts: object) => void} emit receives JSON lines (sites first) and the counts so far
+ * @param {import('./installed.cjs').Installed} [installed] its subscribers go through it; undone, the
+ *   tracer stops for good: hooks off, the socket patch out
  */
-function startTracer (options, emit) {
+function startTracer (options, emit, installed = permanent) {
   const sample = Math.max(1, Math.floor(Number(options.sample) || DEFAULT_SAMPLE))
   const perSecond = options.perSecond === undefined ? DEFAULT_PER_SECOND : Math.max(0, Math.floor(Number(options.perSecond) || 0))
   const maxOps = Number(options.maxOps) || DEFAULT_MAX_OPS
@@ -144,12 +150,14 @@ function startTracer (options, emit) {
   let tracedInSecond = 0
 
   // A hook that throws ends the app: every hook and subscriber of the tracer stops it instead.
+  // So does taking an attached agent out.
   let broken = false
   function stopForGood () {
     broken = true
     try {
       disable()
     } catch {}
+    for (const trace of inFlight.values()) trace.response?.off('close', trace.onClose)
     inFlight.clear()
     live.clear()
     owner.clear()
@@ -287,7 +295,8 @@ function startTracer (options, emit) {
     replies.clear()
   }
 
-  diagnostics.subscribe('http.server.request.start', guarded((message) => {
+  installed.onUndo(stopForGood)
+  installed.subscribe('http.server.request.start', guarded((message) => {
     const { request, response } = /** @type {{ request: any, response: any }} */ (message)
     counts.requests++
     const hooked = inFlight.size > 0
@@ -307,11 +316,13 @@ function startTracer (options, emit) {
     }
     inFlight.set(request, trace)
     owner.set(trace.root, trace)
-    response.once('close', () => {
+    trace.response = response
+    trace.onClose = () => {
       if (!trace.done) guarded(() => finish(request, trace, response.writableFinished ? 'finished' : 'aborted', response.statusCode))(null)
-    })
+    }
+    response.once('close', trace.onClose)
   }))
-  diagnostics.subscribe('http.server.response.finish', guarded((message) => {
+  installed.subscribe('http.server.response.finish', guarded((message) => {
     const { request, response } = /** @type {{ request: any, response: any }} */ (message)
     counts.finished++
     if (inFlight.size === 0) return
@@ -357,6 +368,8 @@ function startTracer (options, emit) {
    */
   function finish (request, trace, how, status) {
     trace.done = true
+    // A response still open (the end's, or one cut) keeps no listener of the tracer's.
+    trace.response?.off('close', trace.onClose)
     lines.push(serialize(trace, how, trace.now(), status))
     inFlight.delete(request)
     for (const op of trace.ops) live.delete(op.id)

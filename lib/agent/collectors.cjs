@@ -10,11 +10,15 @@
  * @property {string} dir the run folder's raw/ folder
  * @property {any} options what dyno asked of this collector
  * @property {(message: unknown) => void} post to this collector's worker side
+ * @property {import('./installed.cjs').Installed} installed timers, listeners, subscribers, observers and
+ *   globals go through it, so that an attached agent can take them out again
+ * @property {boolean} attached brought into a running process (attach.cjs): its first line is long past
  *
  * @typedef {object} WorkerContext
  * @property {number} pid
  * @property {string} dir
  * @property {any} options
+ * @property {boolean} attached brought into a running process (attach.cjs)
  * @property {(suffix: string, text: string) => boolean} write writes `<pid>.<collector>.<suffix>`; false once the folder is gone
  * @property {(suffix: string, text: string) => boolean} append appends to that file
  * @property {() => import('./inspector-session.cjs').InspectorSession} session the worker's inspector session to the main thread

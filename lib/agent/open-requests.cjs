@@ -17,14 +17,13 @@
  * runs its commands between two instructions of the app's), but no heap
  * snapshot or GC that dyno asks for then ever ends.
  */
-const diagnostics = require('node:diagnostics_channel')
-
 const KEY = Symbol.for('dyno.openRequests')
 const MIN_PRUNE = 64
 /** How often a timer marks that the event loop turned. */
 const TURN_MS = 250
 
-function watchOpenRequests () {
+/** @param {import('./installed.cjs').Installed} installed */
+function watchOpenRequests (installed) {
   const global = /** @type {any} */ (globalThis)
   if (typeof global[KEY] === 'function') return
   /** @type {{ writableEnded: boolean }[]} */
@@ -34,20 +33,18 @@ function watchOpenRequests () {
     responses = responses.filter((r) => !r.writableEnded)
     pruneAt = Math.max(MIN_PRUNE, responses.length * 2)
   }
-  diagnostics.subscribe('http.server.request.start', (message) => {
+  installed.subscribe('http.server.request.start', (message) => {
     responses.push(/** @type {any} */ (message).response)
     if (responses.length > pruneAt) prune()
   })
   let turned = performance.now()
-  setInterval(() => { turned = performance.now() }, TURN_MS).unref()
-  Object.defineProperty(global, KEY, {
-    /** @returns {[open: number, sinceTurnMs: number]} */
-    value: () => {
-      prune()
-      return [responses.length, performance.now() - turned]
-    },
-    enumerable: false
-  })
+  installed.repeat(() => { turned = performance.now() }, TURN_MS)
+  /** @returns {[open: number, sinceTurnMs: number]} */
+  const count = () => {
+    prune()
+    return [responses.length, performance.now() - turned]
+  }
+  installed.defineGlobal(KEY, count)
 }
 
 module.exports = { watchOpenRequests, KEY_EXPRESSION: "globalThis[Symbol.for('dyno.openRequests')]" }

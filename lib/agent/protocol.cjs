@@ -18,7 +18,14 @@
  * @typedef {{ type: 'listening', address: { port: number, address: string, family: string } }
  *   | { type: 'uncaught', uncaught: { name: string, message: string } }
  *   | { type: 'exit', code: number }
+ *   | { type: 'detach' }
  *   | { type: 'collector', collector: string, message: unknown }} MainMessage
+ *   detach: an attached agent is to end as on dyno's stop, and take itself out (attach.cjs's detach())
+ *
+ * From the agent's worker thread to the app's main thread, only when attached:
+ * @typedef {{ type: 'detached' }} WorkerMessage
+ *   detached: observing has ended (on 'detach', dyno's stop or a dropped line) and dyno was told:
+ *   the main thread takes the agent out and ends the worker
  *
  * On a process's BroadcastChannel, between its agent worker and the agents in its worker threads:
  * @typedef {{ type: 'stop' }

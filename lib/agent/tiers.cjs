@@ -10,24 +10,27 @@
  *
  * The status reader (lib/v8/optimization-status.js) is an ES module, imported
  * on the main thread when the agent starts; the lookups run from the agent's
- * worker, through its inspector session.
+ * worker, through its inspector session. An ES module stays in the
+ * process's module cache: an attached agent cannot take that out again.
  */
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 
 const STATUS = Symbol.for('dyno.optimizationStatus')
-const globals = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))
 
 const RANK = ['unknown', 'lazy', 'interpreted', 'baseline', 'maglev', 'turbofan']
 
 /** The most functions looked up by location. */
 const MAX_CANDIDATES = 5000
 
-function prepareTierReader () {
+/** @param {import('./installed.cjs').Installed} installed */
+function prepareTierReader (installed) {
   import(pathToFileURL(path.join(__dirname, '..', 'v8', 'optimization-status.js')).href)
     .then((m) => {
+      // An attached agent taken out before the import ended has nothing to install.
+      if (installed.undone) return
       const reader = m.createOptimizationStatusReader()
-      globals[STATUS] = (/** @type {Function} */ fn) => reader(fn).tier
+      installed.setGlobal(STATUS, (/** @type {Function} */ fn) => reader(fn).tier)
     })
     .catch(() => {})
 }

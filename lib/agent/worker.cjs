@@ -5,6 +5,11 @@
  * the process exits. Working from here, it is heard even while the app's
  * event loop is blocked.
  *
+ * Brought into a running process (attach.cjs), it then takes the agent out
+ * again: it ends the collectors ('detached'; 'channel-closed' when dyno went
+ * away), tells dyno 'stopped', closes its line and tells the main thread,
+ * which undoes what the agent installed there and ends this thread.
+ *
  * Files, in `<runDir>/raw/`: `<pid>.end.json` (how observing ended) and what
  * each collector writes as `<pid>.<collector>.*`.
  */
@@ -20,6 +25,7 @@ const { unitWriter } = require('./unit-files.cjs')
 const THREAD_STOP_MS = 3000
 
 const { dir, pid, flags, socketPath } = workerData
+const attached = workerData.attached === true
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 
 const write = unitWriter(dir, String(pid))
@@ -31,14 +37,22 @@ const fromMain = new Map()
 /** @type {Map<string, (command: any) => Promise<object>>} */
 const commandHandlers = new Map()
 let ended = false
+let detaching = false
 /** @type {{ name: string, message: string } | null} */
 let uncaught = null
 
 /** @type {ReturnType<typeof connectChannel> | null} */
 const channel = socketPath
   ? connectChannel(socketPath, {
-    onStop: () => end('stopped', null).then(() => channel?.send({ type: 'stopped', pid })),
-    onClose: () => { end('channel-closed', null) },
+    onStop: () => {
+      if (attached) detach('detached')
+      else end('stopped', null).then(() => channel?.send({ type: 'stopped', pid }))
+    },
+    // An attached agent never stays behind its dyno, nor without one.
+    onClose: (connected) => {
+      if (attached) detach('channel-closed')
+      else if (connected) end('channel-closed', null)
+    },
     onCommand: (message) => answer(message)
   })
   : null
@@ -53,6 +67,7 @@ for (const [name, options] of Object.entries(workerData.collectors)) {
       pid,
       dir,
       options,
+      attached,
       write: (suffix, text) => write(`${name}.${suffix}`, text),
       append: (suffix, text) => write(`${name}.${suffix}`, text, true),
       session: () => (session ??= new InspectorSession()),
@@ -102,6 +117,33 @@ async function end (how, code) {
   write('end.json', JSON.stringify({ how, code, uncaught, at: new Date().toISOString() }))
   // A session still connected at exit makes Node print that it waits for a debugger.
   session?.disconnect()
+  // Nothing is left to write: a process exiting from now on need not wait.
+  Atomics.store(flags, ENDED, 1)
+}
+
+/**
+ * An attached agent's end: ends the collectors, tells dyno, closes the line
+ * and tells the main thread, which undoes the rest and ends this thread
+ * (attach.cjs). Once.
+ *
+ * The main thread ends it, not this thread itself: a thread that ends while
+ * the main thread still takes down its inspector session aborts the process
+ * (seen on Node 22: the main thread posts to the ending thread's inspector).
+ * The main thread runs the session's teardown, which V8 runs as an
+ * interrupt, before the JavaScript that handles this thread's message.
+ * @param {'detached' | 'channel-closed'} how
+ */
+async function detach (how) {
+  if (detaching) return
+  detaching = true
+  try {
+    await end(how, null)
+    channel?.send({ type: 'stopped', pid })
+    await channel?.close()
+    threadChannel.close()
+  } finally {
+    port.postMessage({ type: 'detached' })
+  }
 }
 
 /**
@@ -120,13 +162,15 @@ async function answer (message) {
   channel?.send({ ...reply, type: 'data', collector: message.collector, pid, reply: message.id })
 }
 
-port.on('message', (/** @type {import('./protocol.cjs').MainMessage} */ message) => {
-  if (message.type === 'collector') fromMain.get(message.collector)?.(message.message)
-  else if (message.type === 'listening') channel?.send({ type: 'listening', pid, ...message.address })
-  else if (message.type === 'uncaught') uncaught = message.uncaught
-  else if (message.type === 'exit') end('exit', message.code).finally(() => Atomics.store(flags, ENDED, 1))
-})
-
-Promise.allSettled(running.map(({ handle }) => handle.ready))
+const greeted = Promise.allSettled(running.map(({ handle }) => handle.ready))
   .then(() => channel?.send({ type: 'hello', pid, ppid: process.ppid }))
   .finally(() => Atomics.store(flags, STARTED, 1))
+
+port.on('message', (/** @type {import('./protocol.cjs').MainMessage} */ message) => {
+  if (message.type === 'collector') fromMain.get(message.collector)?.(message.message)
+  // After the hello, which names the process: an attached agent hears of the app's servers before.
+  else if (message.type === 'listening') greeted.then(() => channel?.send({ type: 'listening', pid, ...message.address }))
+  else if (message.type === 'uncaught') uncaught = message.uncaught
+  else if (message.type === 'exit') end('exit', message.code).finally(() => Atomics.store(flags, ENDED, 1))
+  else if (message.type === 'detach' && attached) detach('detached')
+})

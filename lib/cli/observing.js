@@ -21,7 +21,10 @@ export const OBSERVING_FLAGS = /** @type {const} */ ([
   { name: 'on-port', type: 'string', placeholder: 'command', description: 'once the app listens, run this shell command (PORT is set) and stop when it exits' },
   { name: 'listen-timeout', type: 'duration', default: 30, placeholder: 'seconds', description: 'with --load or --on-port: how long to wait for the app to listen' },
   { name: 'stop-grace', type: 'duration', default: 5, max: 600, maxReason: 'an app that takes longer is better killed', placeholder: 'seconds', description: 'how long the app may take to shut down after SIGTERM before it gets SIGKILL (a second Ctrl-C kills it at once)' },
-  { name: 'out', type: 'string', default: '.dyno', placeholder: 'folder', description: 'where run folders go' }
+  { name: 'out', type: 'string', default: '.dyno', placeholder: 'folder', description: 'where run folders go' },
+  { name: 'pid', type: 'integer', min: 1, max: 4_194_304, maxReason: 'Linux gives no larger pid', placeholder: 'pid', description: 'observe a Node.js process that already runs, instead of starting a command: dyno opens its inspector (SIGUSR1), brings the agent in, closes the inspector, and takes the agent out at the end; the process goes on' },
+  { name: 'duration', type: 'duration', placeholder: 'seconds', description: 'with --pid and no --load: how long to observe the process (else until Ctrl-C or its exit)' },
+  { name: 'use-open-inspector', type: 'boolean', description: 'with --pid: observe through the inspector the process already has open (someone\'s debugger may be on it), and leave it open' }
 ])
 
 /**
@@ -32,11 +35,19 @@ export const OBSERVING_FLAGS = /** @type {const} */ ([
  * @returns {Promise<import('../commands/observed-run.js').ObservingOptions>}
  */
 export async function observingOptions (values, target, io) {
-  if (target.length === 0) throw dynoError('DYNO_NO_COMMAND.observe')
+  const pid = values.pid ?? null
+  if (pid !== null && target.length > 0) throw dynoError('DYNO_BAD_FLAG.pidAndCommand')
+  if (pid === null && target.length === 0) throw dynoError('DYNO_NO_COMMAND.observe')
   if (values.load !== undefined && values['on-port'] !== undefined) throw dynoError('DYNO_BAD_FLAG.loadAndOnPort')
+  if (values.duration !== undefined && pid === null) throw dynoError('DYNO_BAD_FLAG.durationWithoutPid')
+  if (values.duration !== undefined && (values.load !== undefined || values['on-port'] !== undefined)) throw dynoError('DYNO_BAD_FLAG.durationWithLoad')
+  if (values['use-open-inspector'] && pid === null) throw dynoError('DYNO_BAD_FLAG.openInspectorWithoutPid')
   if (values.out.trim() === '') throw dynoError('DYNO_BAD_FLAG.emptyOut')
   return {
     command: target,
+    pid,
+    durationMs: values.duration === undefined ? null : values.duration * 1000,
+    useOpenInspector: values['use-open-inspector'] === true,
     load: values.load === undefined ? null : await loadFlag(values.load, io),
     onPort: values['on-port'] ?? null,
     listenTimeoutMs: values['listen-timeout'] * 1000,
@@ -76,6 +87,7 @@ export function observingPrinter (io, style, withLoad, onAgentData) {
       else if (event.type === 'load-progress') bar?.update(event.progress)
       else if (event.type === 'load-end') bar?.done()
       else if (event.type === 'warning') io.stderr.write(style.yellow(`dyno: ${event.message}`) + '\n')
+      else if (event.type === 'notice') io.stderr.write(`dyno: ${event.message}\n`)
       else if (event.type === 'agent-data') onAgentData?.(event.data)
     },
     done () {

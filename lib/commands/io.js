@@ -15,6 +15,7 @@
  *   | { type: 'load-progress', progress: import('../load/options.js').LoadProgress }
  *   | { type: 'load-end' }
  *   | { type: 'warning', message: string }
+ *   | { type: 'notice', message: string }
  *   | { type: 'status', message: string }
  *   | { type: 'agent-data', data: { collector: string, pid: number, [key: string]: unknown } }
  *   | { type: 'micro-round', progress: import('../micro/runner.js').Progress }
@@ -46,6 +47,7 @@ export function observeHooks (io) {
     onLoadProgress: (progress) => emit({ type: 'load-progress', progress }),
     onLoadEnd: () => emit({ type: 'load-end' }),
     onWarning: (message) => emit({ type: 'warning', message }),
+    onNotice: (message) => emit({ type: 'notice', message }),
     onAgentData: (data) => emit({ type: 'agent-data', data })
   }
 }

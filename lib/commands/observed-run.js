@@ -18,7 +18,10 @@ import { observeHooks, signalExitCode } from './io.js'
  * and its analysis.
  *
  * @typedef {object} ObservingOptions the options every observing command takes
- * @property {string[]} command
+ * @property {string[]} command empty with `pid`
+ * @property {number | null} [pid] a process that already runs, observed without a restart
+ * @property {boolean} [useOpenInspector] with `pid`: the inspector the process already has open may be used
+ * @property {number | null} [durationMs] with `pid` and no load: how long to observe it
  * @property {import('../load/options.js').LoadOptions | null} load its url may hold `$PORT`
  * @property {string | null} onPort
  * @property {number} listenTimeoutMs
@@ -54,6 +57,9 @@ export async function observeRun (kind, options, io, how) {
   try {
     observed = await observe({
       command: options.command,
+      pid: options.pid ?? null,
+      useOpenInspector: options.useOpenInspector,
+      durationMs: options.durationMs ?? null,
       cwd: io.cwd,
       env: io.env,
       folder,
@@ -76,17 +82,19 @@ export async function observeRun (kind, options, io, how) {
   if (!chosen) {
     rmSync(folder, { recursive: true, force: true })
     if (observed.failure) throw observed.failure
+    if (options.pid) throw dynoError('DYNO_PID_AGENT_FAILED', { pid: options.pid, why: 'it wrote nothing' })
     throw notNode(options.command)
   }
   const driver = options.load ? 'load' : options.onPort ? 'on-port' : null
   const failure = runFailure(observed)
-  const end = describeAppEnd(chosen, observed.exit, { stoppedByDyno: observed.stoppedByDyno, killed: observed.killed, interrupted: observed.interrupted, driver, driverFailed: failure !== null })
+  const end = describeAppEnd(chosen, observed.exit, { stoppedByDyno: observed.stoppedByDyno, killed: observed.killed, interrupted: observed.interrupted, driver, driverFailed: failure !== null, durationMs: options.durationMs ?? null })
+  const argv = chosen.info?.argv ?? null
   /** @type {import('../run-folder.js').RunMeta} */
   const meta = {
     schemaVersion: 2,
     kind,
-    title: options.command.join(' '),
-    target: { argv: options.command, cwd: io.cwd },
+    title: options.pid ? `pid ${options.pid}${argv ? `: ${argv.join(' ')}` : ''}` : options.command.join(' '),
+    target: options.pid ? { pid: options.pid, argv: argv ?? [], cwd: chosen.info?.cwd ?? io.cwd } : { argv: options.command, cwd: io.cwd },
     source: null,
     cwd: chosen.info?.cwd ?? io.cwd,
     node: chosen.info?.node ?? null,
@@ -100,7 +108,8 @@ export async function observeRun (kind, options, io, how) {
     process: { pid: chosen.pid, argv: chosen.info?.argv ?? null, listening: chosen.listening },
     processes: observed.processes.filter((p) => p.threadId === 0).length,
     threads: observed.processes.filter((p) => p.threadId !== 0).length,
-    end
+    end,
+    ...(observed.attached ? { attached: observed.attached } : {})
   }
   writeMeta(folder, meta)
   return { folder, observed, chosen, end, meta, failure, exitCode: exitCode(observed, end, driver, failure) }

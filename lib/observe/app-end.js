@@ -17,22 +17,22 @@ const INTERRUPTS = /** @type {Record<string, string>} */ ({ SIGINT: 'with Ctrl-C
 /**
  * @param {import('./processes.js').ProcessRecord} chosen the process observed
  * @param {import('./app.js').ProcessExit} exit how the first process of the command ended
- * @param {{ stoppedByDyno: boolean, killed?: boolean, interrupted: string | null, driver: 'load' | 'on-port' | null, driverFailed: boolean }} context
+ * @param {{ stoppedByDyno: boolean, killed?: boolean, interrupted: string | null, driver: 'load' | 'on-port' | null, driverFailed: boolean, durationMs?: number | null }} context
  * @returns {AppEnd}
  */
 export function describeAppEnd (chosen, exit, context) {
   const end = chosen.end
+  // A process dyno joined (--pid) goes on: dyno took its agent out again.
+  if (end?.how === 'detached') {
+    const when = context.interrupted || context.driver || !context.durationMs ? endedBy(context, 'at the end').replace(/^by dyno /, '') : `after ${context.durationMs / 1000} s`
+    return { how: `kept running: dyno took its agent out ${when}`, code: null, signal: null, clean: true, stoppedByDyno: true }
+  }
   // Its agent may have written its end before the SIGTERM it then ignored: killed is not clean.
   if (context.killed) {
     return { how: 'was killed by dyno (SIGKILL): it did not end after SIGTERM (see --stop-grace)', code: exit.code, signal: exit.signal, clean: false, stoppedByDyno: true }
   }
   if (end?.how === 'stopped' || (context.stoppedByDyno && end === null)) {
-    const after = context.interrupted
-      ? INTERRUPTS[context.interrupted] ?? `by ${context.interrupted} to dyno`
-      : context.driverFailed
-        ? `by dyno (the ${context.driver === 'load' ? 'load' : '--on-port command'} failed)`
-        : context.driver === 'load' ? 'by dyno after the load' : context.driver === 'on-port' ? 'by dyno after the --on-port command' : 'by dyno'
-    return { how: `stopped ${after}`, code: null, signal: null, clean: true, stoppedByDyno: true }
+    return { how: `stopped ${endedBy(context, 'by dyno')}`, code: null, signal: null, clean: true, stoppedByDyno: true }
   }
   if (end?.uncaught) {
     return { how: `crashed: uncaught ${end.uncaught.name}: ${end.uncaught.message} (exit code ${end.code})`, code: end.code, signal: null, clean: false, stoppedByDyno: false }
@@ -40,6 +40,22 @@ export function describeAppEnd (chosen, exit, context) {
   if (end?.how === 'exit') {
     return { how: `exited on its own with code ${end.code}`, code: end.code, signal: null, clean: end.code === 0, stoppedByDyno: false }
   }
+  if (exit.code === null && exit.signal === null) {
+    return { how: 'ended while dyno observed it, without running its exit handlers (the data holds what was written before)', code: null, signal: null, clean: false, stoppedByDyno: false }
+  }
   // No end record: the process died without running its exit handlers.
   return { how: `${describeExit(exit)} (the data holds what was written before)`, code: exit.code, signal: exit.signal, clean: false, stoppedByDyno: false }
+}
+
+/**
+ * What ended the observing: the user, a failed driver, the driver's end, or dyno.
+ * @param {{ interrupted: string | null, driver: 'load' | 'on-port' | null, driverFailed: boolean }} context
+ * @param {string} otherwise
+ */
+function endedBy (context, otherwise) {
+  if (context.interrupted) return INTERRUPTS[context.interrupted] ?? `by ${context.interrupted} to dyno`
+  if (context.driverFailed) return `by dyno (the ${context.driver === 'load' ? 'load' : '--on-port command'} failed)`
+  if (context.driver === 'load') return 'by dyno after the load'
+  if (context.driver === 'on-port') return 'by dyno after the --on-port command'
+  return otherwise
 }

@@ -1,12 +1,16 @@
 import { load } from '../load/run.js'
 import { App } from './app.js'
+import { AttachedApp } from './attached-app.js'
 import { loadFor, loadSocket, loadUrlWarning } from './load-url.js'
 import { runOnPort } from './on-port.js'
 import { readProcesses } from './processes.js'
 
 /**
  * @typedef {object} ObserveOptions
- * @property {string[]} command the user's command, which runs node
+ * @property {string[]} command the user's command, which runs node (empty with `pid`)
+ * @property {number | null} [pid] a process that already runs, to join instead of starting a command
+ * @property {boolean} [useOpenInspector] with `pid`: an inspector the process already has open may be used
+ * @property {number | null} [durationMs] without a load: how long to observe (until the app exits, else)
  * @property {string} cwd
  * @property {NodeJS.ProcessEnv} env
  * @property {string} folder the run folder (created by the caller)
@@ -27,6 +31,7 @@ import { readProcesses } from './processes.js'
  * @property {() => void} [onLoadEnd]
  * @property {(message: { collector: string, pid: number, [key: string]: unknown }) => void} [onAgentData] a collector's live data
  * @property {(warning: string) => void} [onWarning]
+ * @property {(notice: string) => void} [onNotice] what dyno did to the app that the user should know (opened its inspector)
  * @property {(round: number, agent: AgentControl, loads: readonly import('../load/summary.js').LoadResult[]) => Promise<void>} [onRound]
  *   before round 1 (round 0) and after each round, while the app waits: e.g. to have the agent take a heap
  *   snapshot; `loads` holds the rounds' results so far
@@ -56,6 +61,7 @@ import { readProcesses } from './processes.js'
  * @property {boolean} killed it did not end on SIGTERM (within the grace, or before a second Ctrl-C) and was killed
  * @property {string | null} interrupted the signal that ended the run early, if one did
  * @property {unknown} failure what went wrong on dyno's side of the run (the app never listened, the load failed)
+ * @property {{ pid: number, inspector: string, openedByDyno: boolean, openMs: number } | null} attached how dyno joined a process that ran already
  */
 
 /**
@@ -69,7 +75,9 @@ import { readProcesses } from './processes.js'
  * @returns {Promise<Observed>}
  */
 export async function observe (options, hooks = {}) {
-  const app = new App({ command: options.command, cwd: options.cwd, env: options.env, runDir: options.folder, collectors: options.collectors, outputToStderr: options.outputToStderr })
+  const app = options.pid
+    ? new AttachedApp({ pid: options.pid, useOpenInspector: options.useOpenInspector ?? false, runDir: options.folder, collectors: options.collectors, onNotice: hooks.onNotice })
+    : new App({ command: options.command, cwd: options.cwd, env: options.env, runDir: options.folder, collectors: options.collectors, outputToStderr: options.outputToStderr })
   const stop = new AbortController()
   const onAbort = () => stop.abort(options.signal?.reason)
   options.signal?.addEventListener('abort', onAbort, { once: true })
@@ -125,7 +133,10 @@ export async function observe (options, hooks = {}) {
       }
       if (!nextLoad && hooks.onRound && !driverStop.signal.aborted && !onPort?.failed) await untilAborted(hooks.onRound(rounds, agent, loads), stop.signal)
     } else {
-      await untilAborted(/** @type {Promise<unknown>} */ (app.exited), stop.signal)
+      const exited = /** @type {Promise<unknown>} */ (app.exited)
+      const durationMs = options.durationMs
+      const duration = durationMs ? new Promise((resolve) => setTimeout(resolve, durationMs).unref()) : null
+      await untilAborted(duration ? Promise.race([exited, duration]) : exited, stop.signal)
     }
   } catch (err) {
     if (!(err instanceof Aborted)) failure = err
@@ -146,7 +157,8 @@ export async function observe (options, hooks = {}) {
     stoppedByDyno: app.stoppedByDyno,
     killed: app.killed,
     interrupted: stop.signal.aborted ? (typeof stop.signal.reason === 'string' ? stop.signal.reason : 'SIGINT') : null,
-    failure
+    failure,
+    attached: app instanceof AttachedApp && app.attached ? { pid: app.pid, ...app.attached } : null
   }
 }
 

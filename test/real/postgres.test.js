@@ -12,6 +12,7 @@ import { lineOf } from '../helpers/async.js'
 import { runDyno } from '../helpers/cli.js'
 import { assertFollowsFromLoads } from '../helpers/compare.js'
 import { dynoOn, root } from '../helpers/real.js'
+import { startRunningApp } from '../helpers/running-app.js'
 
 const server = join(root, 'examples/postgres/server.js')
 const fixed = join(root, 'examples/postgres/server-fixed.js')
@@ -134,4 +135,20 @@ test('fastify over HTTP/2 (h2c) on a unix socket, over the pool: dyno doctor loa
   assert.match(run.stdout, /^Running 2s test @ http:\/\/localhost\/items via .*fastify-\d+\.sock\n2 connections, HTTP\/2 with 4 streams each$/m)
   assert.match(run.stdout, /^[\d,]+ requests in /m)
   assert.doesNotMatch(run.stdout, /^[\d,]+ (errors|non-2xx)/m)
+})
+
+test('--pid on the express app over the pool, running before dyno came: heap names the array that holds the rows, doctor its growth, and the app goes on', async (t) => {
+  const app = await startRunningApp(['--inspect-port=0', leak], { env: env() })
+  t.after(() => app.stop())
+  const heap = await dynoOn(['heap', '--json', '--pid', String(app.pid), '--load', '-c 4 -d 2 http://127.0.0.1:$PORT/'], {})
+  assert.equal(heap.code, 0, heap.stderr)
+  const [first] = heap.json.leaks
+  assert.match(first.holder, /answered/)
+  assert.match(String(first.location), /pg-leak\.js:\d+/)
+  assert.match(JSON.parse(readFileSync(join(/** @type {string} */ (heap.folder), 'meta.json'), 'utf8')).end.how, /^kept running/)
+  const doctor = await dynoOn(['doctor', '--json', '--pid', String(app.pid), '--load', '-c 4 -d 6 http://127.0.0.1:$PORT/'], {})
+  assert.equal(doctor.code, 0, doctor.stderr)
+  assert.ok(doctor.json.diagnoses.some((/** @type {any} */ d) => d.kind === 'memory-growth'), doctor.json.diagnoses.map((/** @type {any} */ d) => d.kind).join(', '))
+  const response = await fetch(`http://127.0.0.1:${app.port}/`)
+  assert.equal(response.status, 200)
 })

@@ -21,20 +21,20 @@ function main (context) {
   const ending = new Int32Array(new SharedArrayBuffer(4))
   let ended = false
   let lastCounts = ''
+  const { installed } = context
   const tracer = startTracer(context.options, (text, counts) => {
     const countsLine = JSON.stringify({ type: 'counts', ...counts }) + '\n'
     if (countsLine === lastCounts && !text && !ended) return
     lastCounts = countsLine
     context.post({ text: text + countsLine, final: ended })
-  })
+  }, installed)
   context.post({ ending })
-  const timer = setInterval(() => {
+  installed.repeat(() => {
     if (ended) return
     ended = Atomics.load(ending, 0) === 1
     tracer.flush(ended)
   }, FLUSH_MS)
-  timer.unref()
-  process.on('exit', () => {
+  installed.listen(process, 'exit', () => {
     if (ended) return
     ended = true
     tracer.flush(true)

@@ -18,8 +18,9 @@ const MAX_CHUNK_MS = 60_000
 /** The most functions whose optimization tier is looked up at the end. */
 const MAX_TIER_FRAMES = 400
 
-function main () {
-  prepareTierReader()
+/** @param {import('../collectors.cjs').MainContext} context */
+function main (context) {
+  prepareTierReader(context.installed)
 }
 
 /** @param {import('../collectors.cjs').WorkerContext} context */

@@ -99,10 +99,11 @@ function main (context) {
 
   const delay = new LoopDelay(periodMs, now())
   const counters = new Float64Array(COUNTER_LENGTH)
-  watchGc(counters)
-  watchHttp(counters)
-  watchOpenRequests()
-  const listeners = watchListeners()
+  const { installed } = context
+  watchGc(counters, installed)
+  watchHttp(counters, installed)
+  watchOpenRequests(installed)
+  const listeners = watchListeners(installed)
   const values = rows.values
   let lastSlow = -Infinity
   /** How long the last tick took: what the collector costs the main thread. */
@@ -140,16 +141,16 @@ function main (context) {
   }
   // One timer: it probes the loop's delay, and every few probes takes the sample.
   let probes = 0
-  setInterval(() => {
+  installed.repeat(() => {
     const t = now()
     delay.probe(t)
     if (++probes < perSample) return
     probes = 0
     tick(t)
-  }, periodMs).unref()
+  }, periodMs)
   // A last sample as the process ends, before the agent's worker writes its
   // last lines: the requests since the last tick count too.
-  process.prependListener('exit', () => tick(now()))
+  installed.listen(process, 'exit', () => tick(now()), { prepend: true })
 }
 
 /** @param {import('../collectors.cjs').WorkerContext} context */

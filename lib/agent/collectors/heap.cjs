@@ -8,7 +8,10 @@
  *   meanwhile: how long is recorded.
  * - with `atStart`/`atEnd` (no load to wait for): a snapshot before the
  *   app's first line and one as it exits, taken on the main thread itself,
- *   since an exiting process answers no inspector request.
+ *   since an exiting process answers no inspector request. Brought into a
+ *   running process (attach.cjs), the worker takes them as observing starts
+ *   and as it ends (unless the process exits first): the first line is long
+ *   past and the exit may never come.
  * - V8's sampling heap profiler, between dyno's 'start-sampling' and
  *   'stop-sampling' (or the end).
  *
@@ -19,31 +22,49 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const v8 = require('node:v8')
+const { setTimeout: sleep } = require('node:timers/promises')
 const { watchOpenRequests } = require('../open-requests.cjs')
 const { untilSettled } = require('../settle.cjs')
+
+/** The longest a snapshot waits for the main side's count. */
+const COUNT_WAIT_MS = 2000
 
 /** @param {import('../collectors.cjs').MainContext} context */
 function main (context) {
   const options = context.options || {}
-  let n = 0
+  // The snapshots of both threads take their numbers from one count, so that no two share a file.
+  const count = new Int32Array(new SharedArrayBuffer(4))
+  context.post({ count })
   const snapshot = (/** @type {string} */ label) => {
     try {
-      const name = `${context.pid}.heap.${n++}.heapsnapshot`
+      const n = Atomics.add(count, 0, 1)
+      const name = `${context.pid}.heap.${n}.heapsnapshot`
       const startedAt = now()
       v8.writeHeapSnapshot(path.join(context.dir, name))
-      const record = { n: n - 1, label, file: name, startedAt, gcMs: 0, ms: now() - startedAt, bytes: fs.statSync(path.join(context.dir, name)).size }
+      const record = { n, label, file: name, startedAt, gcMs: 0, ms: now() - startedAt, bytes: fs.statSync(path.join(context.dir, name)).size }
       fs.appendFileSync(path.join(context.dir, `${context.pid}.heap.snapshots.jsonl`), JSON.stringify(record) + '\n')
     } catch {}
   }
-  watchOpenRequests()
-  if (options.atStart) snapshot('start')
-  if (options.atEnd) process.on('exit', () => snapshot('end'))
+  watchOpenRequests(context.installed)
+  // Attached, the worker takes it: attach() must not hold the app's loop.
+  if (options.atStart && !context.attached) snapshot('start')
+  if (options.atEnd) context.installed.listen(process, 'exit', () => snapshot('end'))
 }
 
 /** @param {import('../collectors.cjs').WorkerContext} context */
 function worker (context) {
   const session = context.session()
   const options = context.options || {}
+  /** The count shared with the main side, which posts it as it starts. @type {Int32Array | null} */
+  let count = null
+  /** @type {() => void} */
+  let counted = () => {}
+  const countPosted = new Promise((resolve) => { counted = () => resolve(undefined) })
+  context.onMain((message) => {
+    if (!message || !message.count) return
+    count = message.count
+    counted()
+  })
   let taken = 0
   let sampling = false
   let ended = false
@@ -63,7 +84,9 @@ function worker (context) {
     // What requests still at work hold is neither a leak nor growth: they let go of it once they end.
     const settled = await untilSettled(session, settleMs)
     if (settled.blocked) throw new Error('the app\'s event loop has not turned for 5 s: it is blocked, so V8 cannot take a snapshot (dyno doctor or dyno flame shows where it is held)')
-    const n = taken++
+    // Posted before this thread started, the count may still be on its way (inspector answers need no turn of this loop).
+    if (!count) await Promise.race([countPosted, sleep(COUNT_WAIT_MS)])
+    const n = count ? Atomics.add(count, 0, 1) : taken++
     const name = `${context.pid}.heap.${n}.heapsnapshot`
     const fd = fs.openSync(path.join(context.dir, name), 'w')
     let bytes = 0
@@ -117,14 +140,19 @@ function worker (context) {
   }))
 
   const ready = options.sampling ? enqueue(() => startSampling(Number(options.intervalBytes) || 32768)).catch(() => {}) : undefined
+  if (context.attached && options.atStart) enqueue(() => snapshot('start', 0)).catch(() => {})
 
   return {
     ready,
-    async end () {
+    async end (/** @type {string} */ how) {
       await enqueue(async () => {
         if (ended) return
         try {
           if (sampling) await stopSampling()
+        } catch {}
+        // At exit the main thread takes it (see main()).
+        try {
+          if (context.attached && options.atEnd && how !== 'exit') await snapshot('end', 0)
         } catch {}
         ended = true
       })

@@ -47,7 +47,7 @@ export const command = /** @type {const} */ ({
     { name: 'pin', type: 'boolean', default: true, description: 'with --load: run both apps on one CPU and the load on the others, where the system allows (Linux, taskset, 2 CPUs or more)' },
     { name: 'flame', type: 'boolean', description: 'with --load: profile both versions and show each function\'s CPU time per request, before and after' },
     // Without --on-port, which compare does not take: said of its own flags, not of the observing commands'.
-    ...OBSERVING_FLAGS.filter((f) => f.name !== 'load' && f.name !== 'on-port').map((f) => ({ ...f, description: f.description.replace('with --load or --on-port: ', 'with --load: ') }))
+    ...OBSERVING_FLAGS.filter((f) => !['load', 'on-port', 'pid', 'duration', 'use-open-inspector'].includes(f.name)).map((f) => ({ ...f, description: f.description.replace('with --load or --on-port: ', 'with --load: ') }))
   ],
   examples: [
     'dyno compare .dyno/micro/before.json .dyno/micro/after.json',

@@ -38,7 +38,7 @@ export function renderFolder (folder) {
     driver: options.load ? 'load' : options.onPort ? 'on-port' : null,
     load: meta.load,
     fullGcs,
-    run: { argv: meta.target?.argv ?? [], load: options.loadFlags ?? null, onPort: options.onPort ?? null },
+    run: { argv: meta.target?.argv ?? [], load: options.loadFlags ?? null, onPort: options.onPort ?? null, ...(meta.target?.pid ? { pid: meta.target.pid } : {}) },
     listened: meta.process?.listening != null,
     failed: meta.end && !meta.end.clean ? meta.end.how : null
   })

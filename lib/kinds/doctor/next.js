@@ -6,6 +6,7 @@
 /**
  * @typedef {object} RunCommand how the doctor run was started
  * @property {string[]} argv the app's command
+ * @property {number} [pid] the process doctor joined (--pid), instead of a command
  * @property {string | null} load the --load flags as given
  * @property {string | null} onPort the --on-port command as given
  */
@@ -27,6 +28,8 @@ export function nextCommand (command, run) {
   const words = ['dyno', command]
   if (run.load !== null) words.push('--load', shellWord(run.load))
   else if (run.onPort !== null) words.push('--on-port', shellWord(run.onPort))
+  // A process joined with --pid runs on: the next command joins it too.
+  if (run.pid !== undefined) return [...words, '--pid', String(run.pid)].join(' ')
   return [...words, '--', ...run.argv.map(shellWord)].join(' ')
 }
 

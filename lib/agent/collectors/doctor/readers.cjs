@@ -3,8 +3,6 @@
  * What the doctor collector reads on the app's main thread, each reader cheap
  * enough to run a hundred times a second next to a saturated server.
  */
-const { PerformanceObserver } = require('node:perf_hooks')
-const diagnostics = require('node:diagnostics_channel')
 const v8 = require('node:v8')
 const { COUNTER, countGc } = require('./sample-row.cjs')
 
@@ -32,36 +30,38 @@ function activeResources () {
 /**
  * Counts GC pauses by kind into `counters` (see sample-row.cjs).
  * @param {Float64Array} counters
+ * @param {import('../../installed.cjs').Installed} installed
  */
-function watchGc (counters) {
-  const observer = new PerformanceObserver((list) => {
+function watchGc (counters, installed) {
+  installed.observe(['gc'], (list) => {
     for (const entry of list.getEntries()) {
       const detail = /** @type {{ detail?: { kind?: number } }} */ (/** @type {unknown} */ (entry)).detail
       countGc(counters, detail && detail.kind, entry.duration)
     }
   })
-  observer.observe({ entryTypes: ['gc'] })
 }
 
 /**
  * Counts the requests the app's HTTP servers start and finish into
  * `counters`, from Node's diagnostics channels: nothing of the app's is wrapped.
  * @param {Float64Array} counters
+ * @param {import('../../installed.cjs').Installed} installed
  */
-function watchHttp (counters) {
-  diagnostics.subscribe('http.server.request.start', () => { counters[COUNTER.httpStarted]++ })
-  diagnostics.subscribe('http.server.response.finish', () => { counters[COUNTER.httpFinished]++ })
+function watchHttp (counters, installed) {
+  installed.subscribe('http.server.request.start', () => { counters[COUNTER.httpStarted]++ })
+  installed.subscribe('http.server.response.finish', () => { counters[COUNTER.httpFinished]++ })
 }
 
 /**
  * Listener counts of the process, and of every emitter Node warned about
  * (its MaxListenersExceededWarning names the emitter and the event), so that
  * a count that keeps growing shows. Emitters are held weakly.
+ * @param {import('../../installed.cjs').Installed} installed
  */
-function watchListeners () {
+function watchListeners (installed) {
   /** @type {{ label: string, emitter: WeakRef<import('node:events').EventEmitter>, type: string | symbol }[]} */
   const watched = []
-  process.on('warning', (warning) => {
+  installed.listen(process, 'warning', (warning) => {
     const w = /** @type {Error & { emitter?: import('node:events').EventEmitter, type?: string | symbol }} */ (warning)
     if (w.name !== 'MaxListenersExceededWarning' || !w.emitter || w.type === undefined || watched.length >= MAX_WATCHED) return
     const ctor = w.emitter.constructor && w.emitter.constructor.name

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs'
+import { basename } from 'node:path'
+import { dynoError } from '../../errors.js'
+import { processFacts } from './proc.js'
+
+/**
+ * Checks that `--pid` names a process dyno may observe: one that lives, is
+ * the user's, and runs Node.js. Sends it nothing.
+ * @param {number} pid
+ * @returns {import('./proc.js').ProcessFacts}
+ */
+export function checkTarget (pid) {
+  if (pid === process.pid) throw dynoError('DYNO_PID_NOT_NODE.self', { pid })
+  if (!existsSync('/proc/self')) throw dynoError('DYNO_PID_UNSUPPORTED', { platform: process.platform })
+  try {
+    process.kill(pid, 0)
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'EPERM') throw dynoError('DYNO_PID_NOT_YOURS', { pid })
+    throw dynoError('DYNO_PID_NOT_FOUND', { pid })
+  }
+  let facts
+  try {
+    facts = processFacts(pid)
+  } catch {
+    throw dynoError('DYNO_PID_NOT_FOUND', { pid })
+  }
+  // Another user's process keeps its program from us, root's included.
+  if (facts.exe === null) throw dynoError('DYNO_PID_NOT_YOURS', { pid })
+  if (!runsNode(facts)) throw dynoError('DYNO_PID_NOT_NODE.other', { pid, program: facts.exe, command: facts.argv.join(' ').slice(0, 80) })
+  return facts
+}
+
+/**
+ * Node's binary, by its name or the name it was started by (a versioned or
+ * packaged build: node20, nodejs).
+ * @param {import('./proc.js').ProcessFacts} facts
+ */
+function runsNode (facts) {
+  return [facts.exe ?? '', facts.argv[0] ?? ''].some((path) => /^node(js)?[\d.-]*$/.test(basename(path).replace(/ \(deleted\)$/, '')))
+}

@@ -1,0 +1,220 @@
+/**
+ * --pid on processes that ran before dyno came: attached, observed, and
+ * left as they were (the inspector closed, no agent, still answering); and
+ * every refusal in one line.
+ */
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { listeningPorts, portListener } from '../../lib/observe/attach/proc.js'
+import { oneLine, runDyno } from '../helpers/cli.js'
+import { keepRequesting, startRunningApp } from '../helpers/running-app.js'
+
+const APP = fileURLToPath(new URL('../fixtures/apps/runs-already.cjs', import.meta.url))
+// The system picks the inspector's port: tests run side by side, and 9229 may be taken.
+const FREE_PORT = '--inspect-port=0'
+
+/** @param {string} cwd */
+function onlyRun (cwd) {
+  const runs = readdirSync(join(cwd, '.dyno'))
+  assert.equal(runs.length, 1, runs.join(' '))
+  return join(cwd, '.dyno', runs[0])
+}
+
+/** @param {number} port */
+async function answers (port) {
+  const response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(10_000) })
+  return response.status
+}
+
+test('doctor --pid --load: a diagnosis of a running app, which is left as it was: its ports, no agent, still answering', async (t) => {
+  const app = await startRunningApp([FREE_PORT, APP])
+  t.after(() => app.stop())
+  const portsBefore = listeningPorts(app.pid).map((p) => p.port).sort()
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-doctor-'))
+  const run = await runDyno(['doctor', '--json', '--pid', String(app.pid), '--load', '-c 2 -d 2 http://127.0.0.1:$PORT/'], { cwd, timeout: 60_000 })
+  assert.equal(run.code, 0, run.stderr)
+  const notice = /opened the inspector of pid (\d+) on 127\.0\.0\.1:(\d+) to bring the agent in, and closed it \d+ ms later/.exec(run.stderr)
+  assert.ok(notice, run.stderr)
+  const inspectorPort = Number(notice[2])
+  const document = JSON.parse(run.stdout)
+  assert.equal(document.window.source, 'load')
+  assert.equal(document.process.pid, app.pid)
+  assert.ok(document.diagnoses[0].next.endsWith(`--pid ${app.pid}`), document.diagnoses[0].next)
+  assert.ok(document.diagnoses.length > 0)
+  assert.match(document.end.how, /^kept running: dyno took its agent out after the load$/)
+  const meta = JSON.parse(readFileSync(join(onlyRun(cwd), 'meta.json'), 'utf8'))
+  assert.equal(meta.target.pid, app.pid)
+  assert.match(meta.title, new RegExp(`^pid ${app.pid}: .*runs-already\\.cjs`))
+  assert.deepEqual({ ...meta.attached, openMs: 0 }, { pid: app.pid, inspector: `127.0.0.1:${inspectorPort}`, openedByDyno: true, openMs: 0 })
+  // Left as found: the inspector's port refuses, the app's ports are the same, and it answers.
+  assert.deepEqual(listeningPorts(app.pid).map((p) => p.port).sort(), portsBefore)
+  await assert.rejects(connect(inspectorPort), /ECONNREFUSED/)
+  assert.equal(await answers(app.port), 200)
+  assert.match(app.stderr(), /Debugger listening on/, 'the process opened its inspector on SIGUSR1')
+})
+
+test('flame --pid --duration under load from another process: the app\'s hot function, and a second run on the same process', async (t) => {
+  const app = await startRunningApp([FREE_PORT, APP])
+  t.after(() => app.stop())
+  const requests = keepRequesting(app.port)
+  t.after(() => requests.stop())
+  for (const round of [1, 2]) {
+    const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-flame-'))
+    const run = await runDyno(['flame', '--pid', String(app.pid), '--duration', '2'], { cwd, timeout: 60_000 })
+    assert.equal(run.code, 0, `round ${round}: ${run.stderr}`)
+    // The hottest function is the app's: scoreRequest, or the handler it was inlined into while V8
+    // optimized it before dyno came (code optimized then keeps no record of what it inlined).
+    const hottest = run.stdout.split('\n').find((line) => /^\s+\d+\.\d+%/.test(line))
+    assert.match(hottest ?? '', /(scoreRequest|\(anonymous\)).*runs-already\.cjs:(15|21)$/, `round ${round}: ${run.stdout}`)
+    assert.match(run.stdout, /kept running: dyno took its agent out after 2 s/)
+    assert.ok(readdirSync(join(onlyRun(cwd), 'raw')).some((f) => f.endsWith('.cpuprofile')))
+  }
+  assert.equal(await answers(app.port), 200)
+})
+
+test('an idle app, joined by one command after another: each takes its agent out before the next comes', async (t) => {
+  const app = await startRunningApp([FREE_PORT, APP])
+  t.after(() => app.stop())
+  for (const kind of ['doctor', 'flame', 'async', 'heap', 'doctor']) {
+    const cwd = mkdtempSync(join(tmpdir(), `dyno-pid-idle-${kind}-`))
+    const run = await runDyno([kind, '--pid', String(app.pid), '--duration', '1'], { cwd, timeout: 60_000 })
+    assert.equal(run.code, 0, `${kind}: ${run.stderr}`)
+  }
+  assert.equal(await answers(app.port), 200)
+})
+
+test('heap --pid --load: the leak of a running app, by what holds it', async (t) => {
+  const app = await startRunningApp([FREE_PORT, APP])
+  t.after(() => app.stop())
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-heap-'))
+  const run = await runDyno(['heap', '--json', '--pid', String(app.pid), '--load', '-c 4 -a 600 http://127.0.0.1:$PORT/'], { cwd, timeout: 120_000 })
+  assert.equal(run.code, 0, run.stderr)
+  const document = JSON.parse(run.stdout)
+  const leak = document.leaks.find((/** @type {any} */ l) => l.constructor === 'Session')
+  assert.ok(leak, JSON.stringify(document.leaks.map((/** @type {any} */ l) => l.constructor)))
+  // Two rounds of 600 requests: a Session each.
+  assert.equal(leak.countDelta, 1200)
+  assert.equal(leak.holder, '`sessions` array items')
+  assert.equal(await answers(app.port), 200)
+})
+
+test('async --pid --load: where a running app\'s requests wait', async (t) => {
+  const app = await startRunningApp([FREE_PORT, APP])
+  t.after(() => app.stop())
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-async-'))
+  const run = await runDyno(['async', '--json', '--pid', String(app.pid), '--load', '-c 2 -a 100 http://127.0.0.1:$PORT/'], { cwd, timeout: 120_000 })
+  assert.equal(run.code, 0, run.stderr)
+  const document = JSON.parse(run.stdout)
+  assert.equal(document.requests.received, 100)
+  assert.ok(document.requests.finished > 0, JSON.stringify(document.requests))
+  assert.equal(await answers(app.port), 200)
+})
+
+test('the process exits while dyno is in it: what was collected is kept and says so', async (t) => {
+  const app = await startRunningApp([FREE_PORT, APP])
+  t.after(() => app.stop())
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-exit-'))
+  const running = spawn(process.execPath, [fileURLToPath(new URL('../../bin/dyno.js', import.meta.url)), 'doctor', '--json', '--pid', String(app.pid), '--duration', '60'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  running.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
+  running.stderr.setEncoding('utf8').on('data', (d) => { stderr += d })
+  while (!/closed it/.test(stderr)) await new Promise((resolve) => setTimeout(resolve, 20))
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  await fetch(`http://127.0.0.1:${app.port}/exit`)
+  const [code] = await once(running, 'exit')
+  const document = JSON.parse(stdout)
+  assert.equal(document.end.how, 'exited on its own with code 0')
+  assert.equal(code, 0, stderr)
+  assert.ok(readFileSync(join(onlyRun(cwd), 'doctor.jsonl'), 'utf8').length > 0)
+})
+
+test('refusals: no such process, not Node, someone else\'s inspector, a taken port, flags that forbid it, and flags that clash', async (t) => {
+  const gone = spawn(process.execPath, ['-e', ''])
+  await once(gone, 'exit')
+  /** @type {[string[], number, RegExp][]} */
+  const cases = []
+  cases.push([['doctor', '--pid', String(gone.pid)], 2, /^no process has pid \d+; find the app's with: pgrep -af node$/])
+  const sleeper = spawn('sleep', ['30'])
+  t.after(() => sleeper.kill())
+  cases.push([['doctor', '--pid', String(sleeper.pid)], 2, /^pid \d+ runs \S*sleep \(sleep 30\), not Node\.js; give the pid of the node process/])
+  cases.push([['doctor', '--pid', '12', '--', 'node', 'app.js'], 2, /^--pid observes a process that already runs; give it or a command after --, not both$/])
+  cases.push([['doctor', '--duration', '5', '--', 'node', 'app.js'], 2, /^--duration is for --pid without --load/])
+  cases.push([['doctor', '--pid', '12', '--duration', '5', '--load', 'http://127.0.0.1:$PORT/'], 2, /^--duration is for --pid without --load or --on-port/])
+  cases.push([['doctor', '--pid', '0'], 2, /--pid/])
+
+  const opened = await startRunningApp(['--inspect=127.0.0.1:0', APP])
+  t.after(() => opened.stop())
+  cases.push([['doctor', '--pid', String(opened.pid)], 2, /^pid \d+ already has its inspector open \(--inspect\), maybe for someone else's debugger; add --use-open-inspector/])
+
+  const holder = net.createServer().listen(0, '127.0.0.1')
+  await once(holder, 'listening')
+  t.after(() => holder.close())
+  const heldPort = /** @type {net.AddressInfo} */ (holder.address()).port
+  const blocked = await startRunningApp([`--inspect-port=${heldPort}`, APP])
+  t.after(() => blocked.stop())
+  cases.push([['doctor', '--pid', String(blocked.pid)], 2, new RegExp(`^port ${heldPort}, where pid \\d+ would open its inspector, is taken by pid ${process.pid}; .*--inspect-port=`)])
+
+  const permission = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission'
+  // Node 26's permission model covers the network too.
+  const allowNet = process.allowedNodeEnvironmentFlags.has('--allow-net') ? ['--allow-net'] : []
+  const fenced = await startRunningApp([permission, '--allow-fs-read=*', ...allowNet, APP])
+  t.after(() => fenced.stop())
+  cases.push([['doctor', '--pid', String(fenced.pid)], 2, new RegExp(`^pid \\d+ runs with ${permission}, under which it opens no inspector on SIGUSR1`)])
+  if (process.allowedNodeEnvironmentFlags.has('--disable-sigusr1')) {
+    const deaf = await startRunningApp(['--disable-sigusr1', APP])
+    t.after(() => deaf.stop())
+    cases.push([['doctor', '--pid', String(deaf.pid)], 2, /^pid \d+ runs with --disable-sigusr1/])
+  }
+  for (const [args, code, message] of cases) {
+    const run = await runDyno(args)
+    assert.equal(run.code, code, `${args.join(' ')}: ${run.stderr}`)
+    assert.match(oneLine(run.stderr).replace(/^dyno doctor: /, ''), message, args.join(' '))
+  }
+  // Each process refused is as it was: nothing was signalled.
+  for (const app of [opened, blocked, fenced]) assert.equal(await answers(app.port), 200)
+})
+
+test('a process another dyno run observes: refused in one line, and that run goes on', async (t) => {
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-observed-'))
+  const first = spawn(process.execPath, [fileURLToPath(new URL('../../bin/dyno.js', import.meta.url)), 'doctor', '--', process.execPath, FREE_PORT, APP], { cwd, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  t.after(() => first.kill('SIGKILL'))
+  let output = ''
+  first.stdout.setEncoding('utf8').on('data', (d) => { output += d })
+  while (!/listening (\d+)/.test(output)) await new Promise((resolve) => setTimeout(resolve, 20))
+  const pid = /** @type {{ pid: number }} */ (portListener(Number(/listening (\d+)/.exec(output)?.[1]))).pid
+  const run = await runDyno(['flame', '--pid', String(pid), '--duration', '1'], { cwd: mkdtempSync(join(tmpdir(), 'dyno-pid-second-')) })
+  assert.equal(run.code, 2, run.stderr)
+  assert.match(oneLine(run.stderr), new RegExp(`^dyno flame: pid ${pid} is being observed by another dyno run`))
+  first.kill('SIGINT')
+  const [code] = await once(first, 'exit')
+  assert.equal(code, 0)
+  assert.equal(JSON.parse(readFileSync(join(onlyRun(cwd), 'meta.json'), 'utf8')).end.how, 'stopped with Ctrl-C')
+})
+
+test('--use-open-inspector: through the inspector someone opened, which stays open', async (t) => {
+  const app = await startRunningApp(['--inspect=127.0.0.1:0', APP])
+  t.after(() => app.stop())
+  const before = listeningPorts(app.pid).map((p) => p.port).sort()
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-open-'))
+  const run = await runDyno(['doctor', '--json', '--use-open-inspector', '--pid', String(app.pid), '--load', '-c 1 -a 50 http://127.0.0.1:$PORT/'], { cwd, timeout: 60_000 })
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stderr, /through the inspector already open on 127\.0\.0\.1:\d+, and left that open/)
+  assert.deepEqual(listeningPorts(app.pid).map((p) => p.port).sort(), before)
+})
+
+/** @param {number} port */
+function connect (port) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.once('connect', () => { socket.destroy(); resolve(undefined) })
+    socket.once('error', reject)
+  })
+}
