@@ -31,6 +31,7 @@ export class AttachedApp extends App {
    * @param {string} options.runDir
    * @param {Record<string, object>} options.collectors
    * @param {(message: string) => void} [options.onNotice] what dyno did to the process, in one line
+   * @param {(message: string) => void} [options.onWarning]
    */
   constructor (options) {
     super({ command: [`--pid ${options.pid}`], cwd: '', env: {}, runDir: options.runDir, collectors: options.collectors })
@@ -42,7 +43,7 @@ export class AttachedApp extends App {
   }
 
   async start () {
-    const { pid, runDir, collectors, useOpenInspector, onNotice } = this.attachOptions
+    const { pid, runDir, collectors, useOpenInspector, onNotice, onWarning } = this.attachOptions
     const facts = checkTarget(pid)
     const flags = inspectorFlags(facts.argv, splitWords(facts.nodeOptions ?? ''))
     if (flags.forbids) throw dynoError('DYNO_PID_FORBIDDEN.flag', { pid, flag: flags.forbids })
@@ -84,7 +85,9 @@ export class AttachedApp extends App {
     ])
     // The timer would hold dyno's own exit for its whole length.
     giveUp.abort()
-    openMs = await inspector.close()
+    const closing = await inspector.close()
+    openMs = closing.openMs
+    if (closing.stillOpen) onWarning?.(`the inspector of pid ${pid} is still open on port ${inspector.port}: its event loop did not turn to close it; it closes on its next turn, or restart the app`)
     if (!answered) {
       this.channel.close()
       throw isAlive(pid) ? dynoError('DYNO_PID_NO_ANSWER', { pid, seconds: ANSWER_TIMEOUT_MS / 1000 }) : dynoError('DYNO_PID_EXITED', { pid })

@@ -76,7 +76,7 @@ import { readProcesses } from './processes.js'
  */
 export async function observe (options, hooks = {}) {
   const app = options.pid
-    ? new AttachedApp({ pid: options.pid, useOpenInspector: options.useOpenInspector ?? false, runDir: options.folder, collectors: options.collectors, onNotice: hooks.onNotice })
+    ? new AttachedApp({ pid: options.pid, useOpenInspector: options.useOpenInspector ?? false, runDir: options.folder, collectors: options.collectors, onNotice: hooks.onNotice, onWarning: hooks.onWarning })
     : new App({ command: options.command, cwd: options.cwd, env: options.env, runDir: options.folder, collectors: options.collectors, outputToStderr: options.outputToStderr })
   const stop = new AbortController()
   const onAbort = () => stop.abort(options.signal?.reason)

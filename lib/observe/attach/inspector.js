@@ -12,8 +12,10 @@ import { listeningPorts, portListener } from './proc.js'
 
 /** How long the process may take to open its inspector after SIGUSR1. */
 const OPEN_TIMEOUT_MS = 5000
-/** How long the inspector may take to close once asked. */
+/** How long each step of closing may take: the answer, the hang-up, the port going. */
 const CLOSE_TIMEOUT_MS = 3000
+/** How long the port may take to go: the app's loop must turn to run the close. */
+const PORT_GONE_TIMEOUT_MS = 10_000
 
 /**
  * @typedef {object} OpenInspector
@@ -21,7 +23,8 @@ const CLOSE_TIMEOUT_MS = 3000
  * @property {number} port
  * @property {boolean} openedByDyno false: it was open already, and stays open
  * @property {(expression: string, timeoutMs: number) => Promise<unknown>} evaluate runs an expression on the main thread and resolves with its value
- * @property {() => Promise<number>} close ends dyno's connection and, when dyno opened it, the inspector; resolves with how long it was open (ms)
+ * @property {() => Promise<{ openMs: number, stillOpen: boolean }>} close ends dyno's connection and, when dyno opened it, the
+ *   inspector; resolves with how long it was open, and whether its port is still there
  */
 
 /**
@@ -150,10 +153,10 @@ async function connect (pid, host, port, openedByDyno, openedAt = performance.no
       clearTimeout(timer)
       ws.terminate()
       if (openedByDyno) {
-        const until = Date.now() + CLOSE_TIMEOUT_MS
+        const until = Date.now() + PORT_GONE_TIMEOUT_MS
         while (Date.now() < until && listeningPorts(pid).some((p) => p.port === port)) await sleep(10)
       }
-      return performance.now() - openedAt
+      return { openMs: performance.now() - openedAt, stillOpen: openedByDyno && listeningPorts(pid).some((p) => p.port === port) }
     }
   }
 }
