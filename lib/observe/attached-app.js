@@ -74,8 +74,8 @@ export class AttachedApp extends App {
       this.channel.close()
       throw err instanceof DynoError ? err : dynoError('DYNO_PID_AGENT_FAILED', { pid, why: /** @type {Error} */ (err).message })
     }
-    // The inspector closes once the agent is up and said so: closing it while the agent's thread
-    // still connects its own inspector session crashed the process now and then.
+    // The inspector closes once the agent is up and said so, so that the close never meets the
+    // agent's thread connecting its own inspector session.
     this.exited = this.watchExit()
     const giveUp = new AbortController()
     const answered = await Promise.race([

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import WebSocket from 'ws'
 import { dynoError } from '../../errors.js'
+import { inspectorSession } from './inspector-session.js'
 import { isLoopback } from './node-flags.js'
 import { listeningPorts, portListener } from './proc.js'
 
@@ -12,7 +13,7 @@ import { listeningPorts, portListener } from './proc.js'
 
 /** How long the process may take to open its inspector after SIGUSR1. */
 const OPEN_TIMEOUT_MS = 5000
-/** How long each step of closing may take: the answer, the hang-up, the port going. */
+/** How long an inspector that stays open may take to hang up. */
 const CLOSE_TIMEOUT_MS = 3000
 /** How long the port may take to go: the app's loop must turn to run the close. */
 const PORT_GONE_TIMEOUT_MS = 10_000
@@ -104,54 +105,14 @@ async function connect (pid, host, port, openedByDyno, openedAt = performance.no
   } catch (err) {
     throw dynoError('DYNO_PID_NO_INSPECTOR.noConnection', { pid, port, why: /** @type {Error} */ (err).message })
   }
-  const ws = socket
-  let nextId = 1
-  /** @type {Map<number, (message: any) => void>} */
-  const waiting = new Map()
-  ws.on('message', (data) => {
-    const message = JSON.parse(String(data))
-    waiting.get(message.id)?.(message)
-    waiting.delete(message.id)
-  })
-  ws.on('error', () => {})
-  const closed = new Promise((resolve) => ws.once('close', resolve))
-  closed.then(() => { for (const answer of waiting.values()) answer({ error: { message: 'the inspector closed' } }) })
-
-  /** @param {string} method @param {object} params @param {number} timeoutMs @returns {Promise<any>} */
-  const call = (method, params, timeoutMs) => new Promise((resolve, reject) => {
-    const id = nextId++
-    const timer = setTimeout(() => {
-      waiting.delete(id)
-      reject(dynoError('DYNO_PID_NO_ANSWER', { pid, seconds: timeoutMs / 1000 }))
-    }, timeoutMs)
-    waiting.set(id, (message) => {
-      clearTimeout(timer)
-      if (message.error) reject(new Error(message.error.message))
-      else resolve(message.result)
-    })
-    ws.send(JSON.stringify({ id, method, params }))
-  })
-
+  const session = inspectorSession(socket, pid)
   return {
     host: connectHost,
     port,
     openedByDyno,
-    async evaluate (expression, timeoutMs) {
-      const result = await call('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: false }, timeoutMs)
-      if (result.exceptionDetails) throw new Error(result.exceptionDetails.exception?.description ?? result.exceptionDetails.text)
-      return result.result.value
-    },
+    evaluate: session.evaluate,
     async close () {
-      if (openedByDyno) {
-        // inspector.close() waits for every connection to end, this one too: it runs once dyno has hung up.
-        await call('Runtime.evaluate', { expression: "setTimeout(() => process.getBuiltinModule('node:inspector').close(), 0); 0", returnByValue: true }, CLOSE_TIMEOUT_MS).catch(() => {})
-      }
-      ws.close()
-      // A timer of its own, cleared: one left pending would hold dyno's exit.
-      let timer
-      await Promise.race([closed, new Promise((resolve) => { timer = setTimeout(resolve, CLOSE_TIMEOUT_MS) })])
-      clearTimeout(timer)
-      ws.terminate()
+      await session.hangUp({ closeInspector: openedByDyno, timeoutMs: openedByDyno ? PORT_GONE_TIMEOUT_MS : CLOSE_TIMEOUT_MS })
       if (openedByDyno) {
         const until = Date.now() + PORT_GONE_TIMEOUT_MS
         while (Date.now() < until && listeningPorts(pid).some((p) => p.port === port)) await sleep(10)
