@@ -44,7 +44,6 @@ export const ERROR_CODES = /** @type {const} */ ({
       durationWithoutPid: '--duration is for --pid without --load: a command dyno starts is observed until it exits or Ctrl-C',
       durationWithLoad: '--duration is for --pid without --load or --on-port: the load decides how long a loaded run lasts (its -d)',
       openInspectorWithoutPid: '--use-open-inspector goes with --pid',
-      heapPidWithoutLoad: '--pid compares snapshots around rounds of load: give --load or --on-port (or --sampling, for where memory is allocated)',
       emptyOut: '--out takes a folder, not an empty value; leave it out for .dyno',
       unclosedQuote: 'unclosed {quote} in "{text}"',
       onlyWithLoad: '--{flag} goes with --load, which loads two versions of a server; without it dyno compare reads two result files',

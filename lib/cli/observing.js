@@ -148,7 +148,7 @@ export async function runObserving (name, io, how) {
 function printRunEnd (io, name, result, exitCode) {
   if (result.failure) io.stderr.write(`dyno ${name}: ${result.failure.message}\n`)
   // 128 and more: stopped by a signal, which the summary already says.
-  else if (exitCode !== 0 && exitCode < 128) io.stderr.write(`dyno ${name}: the app ${result.meta.end?.how}\n`)
+  else if (exitCode !== 0 && exitCode < 128) io.stderr.write(`dyno ${name}: ${result.meta.target?.pid ? `pid ${result.meta.target.pid}` : 'the app'} ${result.meta.end?.how}\n`)
 }
 
 /**

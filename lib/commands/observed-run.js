@@ -43,10 +43,10 @@ import { observeHooks, signalExitCode } from './io.js'
  * @param {import('../run-folder.js').RunKind} kind
  * @param {ObservingOptions} options
  * @param {import('./io.js').CommandIO} io
- * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'], nextLoad?: import('../observe/observe.js').ObserveHooks['nextLoad'], folder?: string }} how
+ * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'], nextLoad?: import('../observe/observe.js').ObserveHooks['nextLoad'], onJoined?: import('../observe/observe.js').ObserveHooks['onJoined'], folder?: string }} how
  *   the collectors, the measure of a busy process (to choose one when none listened), the options to record,
  *   for commands that work between rounds of load: how many rounds, and what to do between them (or, for rounds
- *   decided as they go, the load of each); and the
+ *   decided as they go, the load of each); what to do once joined to a running process, without a load; and the
  *   folder to observe into when the caller made it (a run within a run), rather than a new run folder
  * @returns {Promise<ObservedRun>}
  */
@@ -72,7 +72,7 @@ export async function observeRun (kind, options, io, how) {
       urgent: io.urgent,
       outputToStderr: options.outputToStderr,
       loadRounds: how.loadRounds
-    }, { ...observeHooks(io), onRound: how.onRound, nextLoad: how.nextLoad })
+    }, { ...observeHooks(io), onRound: how.onRound, nextLoad: how.nextLoad, onJoined: how.onJoined })
   } catch (err) {
     // The app never started: there is nothing to keep.
     rmSync(folder, { recursive: true, force: true })
@@ -112,7 +112,7 @@ export async function observeRun (kind, options, io, how) {
     ...(observed.attached ? { attached: observed.attached } : {})
   }
   writeMeta(folder, meta)
-  return { folder, observed, chosen, end, meta, failure, exitCode: exitCode(observed, end, driver, failure) }
+  return { folder, observed, chosen, end, meta, failure, exitCode: exitCode(observed, end, driver, failure, options.durationMs ?? null) }
 }
 
 /**
@@ -153,20 +153,23 @@ function runFailure (observed) {
 
 /**
  * 0 when the run went as asked; 1 when the app failed (never listened, ended
- * while it was being loaded, or, observed to its end, crashed or exited with
- * an error); 2 for a mistake; 128 + the signal when a load was cut short by
+ * while it was being loaded or before --duration was up, or, observed to its
+ * end, crashed or exited with an error); 2 for a mistake; 128 + the signal when a load was cut short by
  * Ctrl-C or SIGTERM (a run without a load ends that way normally), or when
  * the app had to be killed after one.
  * @param {import('../observe/observe.js').Observed} observed
  * @param {import('../observe/app-end.js').AppEnd} end
  * @param {'load' | 'on-port' | null} driver
  * @param {DynoError | null} failure
+ * @param {number | null} durationMs with --pid and no driver: how long dyno was to stay
  */
-function exitCode (observed, end, driver, failure) {
+function exitCode (observed, end, driver, failure, durationMs) {
   if (failure) return failure.exitCode
   // Killed on a second Ctrl-C, the run was interrupted too, not a failure of the app's.
   if (observed.interrupted && (driver || observed.killed)) return signalExitCode(observed.interrupted)
   if (driver ? !end.stoppedByDyno : !end.clean) return 1
+  // Joined for a while (--pid --duration), the process went before it was up.
+  if (durationMs && !end.stoppedByDyno) return 1
   return 0
 }
 

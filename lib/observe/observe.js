@@ -39,6 +39,9 @@ import { readProcesses } from './processes.js'
  *   for a run whose rounds are decided as it goes (instead of loadRounds and onRound): before each round, from 1,
  *   the load it runs (its url may hold `$PORT`), or null when there is none left; it may wait, e.g. for another
  *   app's turn
+ * @property {(agent: AgentControl) => Promise<void>} [onJoined] with --pid and no load: once dyno's own inspector
+ *   session is gone, before the wait (a heap snapshot taken earlier would not match a later one: V8 renumbers the
+ *   heap's objects whenever an inspector session ends)
  *
  * @typedef {object} AgentControl the agent of the process the load goes to
  * @property {number} pid
@@ -106,12 +109,7 @@ export async function observe (options, hooks = {}) {
       const driverStop = new AbortController()
       stop.signal.addEventListener('abort', () => driverStop.abort(), { once: true })
       app.disconnected(listening.pid).then(() => driverStop.abort())
-      /** @type {AgentControl} */
-      const agent = {
-        pid: listening.pid,
-        pids: () => app.alive(),
-        ask: (collector, command, timeoutMs) => app.channel.ask(listening.pid, collector, command, timeoutMs)
-      }
+      const agent = agentControl(app, listening.pid)
       const rounds = options.loadRounds ?? 1
       const { nextLoad } = hooks
       // The window is the load's: what the hooks do before the first round and after the last is not in it.
@@ -133,6 +131,7 @@ export async function observe (options, hooks = {}) {
       }
       if (!nextLoad && hooks.onRound && !driverStop.signal.aborted && !onPort?.failed) await untilAborted(hooks.onRound(rounds, agent, loads), stop.signal)
     } else {
+      if (hooks.onJoined && app instanceof AttachedApp) await untilAborted(hooks.onJoined(agentControl(app, app.pid)), stop.signal)
       const exited = /** @type {Promise<unknown>} */ (app.exited)
       const durationMs = options.durationMs
       const duration = durationMs ? new Promise((resolve) => setTimeout(resolve, durationMs).unref()) : null
@@ -159,6 +158,19 @@ export async function observe (options, hooks = {}) {
     interrupted: stop.signal.aborted ? (typeof stop.signal.reason === 'string' ? stop.signal.reason : 'SIGINT') : null,
     failure,
     attached: app instanceof AttachedApp && app.attached ? { pid: app.pid, ...app.attached } : null
+  }
+}
+
+/**
+ * @param {App} app
+ * @param {number} pid the process whose agent is asked
+ * @returns {AgentControl}
+ */
+function agentControl (app, pid) {
+  return {
+    pid,
+    pids: () => app.alive(),
+    ask: (collector, command, timeoutMs) => app.channel.ask(pid, collector, command, timeoutMs)
   }
 }
 

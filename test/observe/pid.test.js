@@ -105,6 +105,22 @@ test('heap --pid --load: the leak of a running app, by what holds it', async (t)
   assert.equal(await answers(app.port), 200)
 })
 
+test('heap --pid --duration, no load: what the app\'s own traffic leaves between the snapshot as dyno comes in and the one as it leaves', async (t) => {
+  const app = await startRunningApp([FREE_PORT, APP])
+  t.after(() => app.stop())
+  const requests = keepRequesting(app.port)
+  t.after(() => requests.stop())
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-heap-idle-'))
+  const run = await runDyno(['heap', '--json', '--pid', String(app.pid), '--duration', '3'], { cwd, timeout: 120_000 })
+  assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`)
+  const document = JSON.parse(run.stdout)
+  assert.deepEqual(document.snapshots.map((/** @type {any} */ s) => s.label), ['start', 'end'])
+  const sessions = document.comparison.find((/** @type {any} */ c) => c.name === 'Session')
+  assert.ok(sessions?.countDelta > 0, JSON.stringify(document.comparison.slice(0, 5)))
+  assert.ok(document.leaks.some((/** @type {any} */ l) => l.holder === '`sessions` array items'), JSON.stringify(document.leaks))
+  assert.equal(await answers(app.port), 200)
+})
+
 test('async --pid --load: where a running app\'s requests wait', async (t) => {
   const app = await startRunningApp([FREE_PORT, APP])
   t.after(() => app.stop())
@@ -134,7 +150,9 @@ test('the process exits while dyno is in it: what was collected is kept and says
   const [code] = await once(running, 'exit')
   const document = JSON.parse(stdout)
   assert.equal(document.end.how, 'exited on its own with code 0')
-  assert.equal(code, 0, stderr)
+  // It went before the 60 s were up: the data is kept, and the run failed.
+  assert.equal(code, 1, stderr)
+  assert.match(stderr, new RegExp(`^dyno doctor: pid ${app.pid} exited on its own with code 0$`, 'm'))
   assert.ok(readFileSync(join(onlyRun(cwd), 'doctor.jsonl'), 'utf8').length > 0)
 })
 
@@ -151,7 +169,6 @@ test('refusals: no such process, not Node, someone else\'s inspector, a taken po
   cases.push([['doctor', '--duration', '5', '--', 'node', 'app.js'], 2, /^--duration is for --pid without --load/])
   cases.push([['doctor', '--pid', '12', '--duration', '5', '--load', 'http://127.0.0.1:$PORT/'], 2, /^--duration is for --pid without --load or --on-port/])
   cases.push([['doctor', '--pid', '0'], 2, /--pid/])
-  cases.push([['heap', '--pid', '12', '--duration', '5'], 2, /^--pid compares snapshots around rounds of load: give --load or --on-port/])
 
   const opened = await startRunningApp(['--inspect=127.0.0.1:0', APP])
   t.after(() => opened.stop())

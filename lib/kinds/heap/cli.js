@@ -71,9 +71,6 @@ export async function run (argv, io) {
   if (given.has('sampling-interval') && values.sampling !== true) throw dynoError('DYNO_BAD_FLAG.samplingInterval')
   if (given.has('rounds') && values.sampling === true) throw dynoError('DYNO_BAD_FLAG.roundsWithSampling')
   const observing = await observingOptions(values, target, io)
-  // Any inspector session that ends (dyno's own, once the agent is in) resets V8's object ids,
-  // so snapshots around a join would not match: heap compares around rounds of load instead.
-  if (observing.pid && !observing.load && !observing.onPort && values.sampling !== true) throw dynoError('DYNO_BAD_FLAG.heapPidWithoutLoad')
   const json = Boolean(values.json)
   return runObserving('heap', io, {
     json,

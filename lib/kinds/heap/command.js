@@ -33,9 +33,13 @@ const SAMPLING_TIMEOUT_MS = 60_000
  */
 export async function runHeap (options, io) {
   const driven = options.load !== null || options.onPort !== null
+  // Joined with no load, the first snapshot waits for dyno's inspector session to be gone: V8
+  // renumbers the heap's objects as a session ends, and the two snapshots would not match.
+  const joinedIdle = Boolean(options.pid) && !driven && !options.sampling
   const status = (/** @type {string} */ message) => io.onEvent?.({ type: 'status', message })
   const run = await observeRun('heap', options, io, {
-    collectors: { heap: options.sampling ? { sampling: !driven, intervalBytes: options.samplingIntervalBytes } : { atStart: !driven, atEnd: !driven } },
+    collectors: { heap: options.sampling ? { sampling: !driven, intervalBytes: options.samplingIntervalBytes } : { atStart: !driven && !joinedIdle, atEnd: !driven } },
+    onJoined: joinedIdle ? (agent) => takeSnapshot(agent, 'start', status, 0) : undefined,
     busy: (p) => p.files.heap?.length ?? 0,
     options: { sampling: options.sampling, rounds: options.sampling ? 1 : options.rounds },
     loadRounds: options.sampling ? 1 : options.rounds,
@@ -62,7 +66,16 @@ export async function runHeap (options, io) {
  * @param {number} settleMs how long the requests still in flight may take to end first
  */
 async function snapshot (round, agent, status, settleMs) {
-  const label = round === 0 ? 'before the load' : `after round ${round}`
+  await takeSnapshot(agent, round === 0 ? 'before the load' : `after round ${round}`, status, settleMs)
+}
+
+/**
+ * @param {import('../../observe/observe.js').AgentControl} agent
+ * @param {string} label
+ * @param {(message: string) => void} status
+ * @param {number} settleMs
+ */
+async function takeSnapshot (agent, label, status, settleMs) {
   status(`heap snapshot ${label}…`)
   const reply = await agent.ask('heap', { action: 'snapshot', label, settleMs }, settleMs + SNAPSHOT_TIMEOUT_MS).catch((err) => ({ error: err.message }))
   if (reply.error) throw dynoError('DYNO_SNAPSHOT_FAILED.snapshot', { when: label, why: reply.error })
