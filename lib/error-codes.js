@@ -333,6 +333,11 @@ export const ERROR_CODES = /** @type {const} */ ({
     meaning: 'the process\'s main thread did not answer in time',
     message: 'pid {pid} did not answer within {seconds} s: its main thread may be blocked (dyno doctor --pid shows it once the loop turns again)'
   },
+  DYNO_PID_CLUSTER_PRIMARY: {
+    exitCode: 2,
+    meaning: 'the process is a cluster\'s primary, whose workers would open their inspectors too',
+    message: 'pid {pid} is a cluster\'s primary: its workers serve the requests, and Node opens every worker\'s inspector when the primary\'s opens (and leaves them open); join a worker instead: --pid {workers}'
+  },
   DYNO_PID_OBSERVED: {
     exitCode: 2,
     meaning: 'another dyno run is observing the process',
@@ -351,7 +356,10 @@ export const ERROR_CODES = /** @type {const} */ ({
   DYNO_PID_NOT_LISTENING: {
     exitCode: 2,
     meaning: '--load or --on-port was given for a process that listens on nothing',
-    message: 'pid {pid} listens on no {kind}, so there is nothing to load; drop --load and --on-port to observe it as it runs (--duration)'
+    messages: {
+      nothing: 'pid {pid} listens on no {kind}, so there is nothing to load; drop --load and --on-port to observe it as it runs (--duration)',
+      children: 'pid {pid} serves no {kind} itself; its Node.js child processes {children} may: join one of them with --pid'
+    }
   },
   DYNO_ON_PORT_NOT_FOUND: {
     exitCode: 2,

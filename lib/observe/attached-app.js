@@ -6,7 +6,7 @@ import { splitWords } from './command.js'
 import { openInspector } from './attach/inspector.js'
 import { inspectorFlags } from './attach/node-flags.js'
 import { checkTarget } from './attach/target.js'
-import { isAlive } from './attach/proc.js'
+import { isAlive, nodeChildren } from './attach/proc.js'
 
 const ATTACH = fileURLToPath(new URL('../agent/attach.cjs', import.meta.url))
 /** How long the process's main thread may take to run dyno's expression, and its agent to say hello. */
@@ -87,16 +87,18 @@ export class AttachedApp extends App {
     giveUp.abort()
     const closing = await inspector.close()
     openMs = closing.openMs
-    if (closing.stillOpen) onWarning?.(`the inspector of pid ${pid} is still open on port ${inspector.port}: its event loop did not turn to close it; it closes on its next turn, or restart the app`)
     if (!answered) {
       this.channel.close()
       throw isAlive(pid) ? dynoError('DYNO_PID_NO_ANSWER', { pid, seconds: ANSWER_TIMEOUT_MS / 1000 }) : dynoError('DYNO_PID_EXITED', { pid })
     }
     const where = `${inspector.host.includes(':') ? `[${inspector.host}]` : inspector.host}:${inspector.port}`
     this.attached = { inspector: where, openedByDyno: inspector.openedByDyno, openMs: Math.round(openMs) }
-    onNotice?.(inspector.openedByDyno
-      ? `opened the inspector of pid ${pid} on ${where} to bring the agent in, and closed it ${Math.round(openMs)} ms later`
-      : `brought the agent into pid ${pid} through the inspector already open on ${where}, and left that open`)
+    if (closing.stillOpen) onWarning?.(`opened the inspector of pid ${pid} on ${where} to bring the agent in; it is still open, as the app's event loop has not turned to close it: it closes on the loop's next turn (or restart the app)`)
+    else {
+      onNotice?.(inspector.openedByDyno
+        ? `opened the inspector of pid ${pid} on ${where} to bring the agent in, and closed it ${Math.round(openMs)} ms later`
+        : `brought the agent into pid ${pid} through the inspector already open on ${where}, and left that open`)
+    }
   }
 
   /**
@@ -118,7 +120,11 @@ export class AttachedApp extends App {
     try {
       return await super.waitForListening(Math.min(timeoutMs, LISTENING_WAIT_MS), kind)
     } catch (err) {
-      if (err instanceof DynoError && err.code === 'DYNO_LISTEN_TIMEOUT') throw dynoError('DYNO_PID_NOT_LISTENING', { pid: this.pid, kind: kind === 'unix' ? 'unix socket' : 'TCP port' })
+      if (err instanceof DynoError && err.code === 'DYNO_LISTEN_TIMEOUT') {
+        const children = nodeChildren(this.pid)
+        const what = { pid: this.pid, kind: kind === 'unix' ? 'unix socket' : 'TCP port', children: children.join(', ') }
+        throw dynoError(children.length > 0 ? 'DYNO_PID_NOT_LISTENING.children' : 'DYNO_PID_NOT_LISTENING.nothing', what)
+      }
       if (err instanceof DynoError && err.code === 'DYNO_TARGET_EXITED') throw dynoError('DYNO_PID_EXITED', { pid: this.pid })
       throw err
     }

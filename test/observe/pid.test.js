@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -154,6 +154,47 @@ test('the process exits while dyno is in it: what was collected is kept and says
   assert.equal(code, 1, stderr)
   assert.match(stderr, new RegExp(`^dyno doctor: pid ${app.pid} exited on its own with code 0$`, 'm'))
   assert.ok(readFileSync(join(onlyRun(cwd), 'doctor.jsonl'), 'utf8').length > 0)
+})
+
+test('a cluster\'s primary is refused before its inspector opens, and a parent whose child serves names the child', async (t) => {
+  const PARENT = fileURLToPath(new URL('../fixtures/apps/parent-of-server.cjs', import.meta.url))
+  const primary = await startRunningApp(['--inspect-port=0', PARENT], { env: { MODE: 'cluster' } })
+  t.after(() => primary.stop())
+  const worker = readFileSync(`/proc/${primary.pid}/task/${primary.pid}/children`, 'utf8').trim()
+  const refused = await runDyno(['doctor', '--pid', String(primary.pid), '--duration', '1'], { timeout: 60_000 })
+  assert.equal(refused.code, 2, refused.stderr)
+  assert.equal(oneLine(refused.stderr), `dyno doctor: pid ${primary.pid} is a cluster's primary: its workers serve the requests, and Node opens every worker's inspector when the primary's opens (and leaves them open); join a worker instead: --pid ${worker}`)
+  assert.doesNotMatch(primary.stderr(), /Debugger listening/)
+
+  const parent = await startRunningApp([FREE_PORT, PARENT])
+  t.after(() => parent.stop())
+  const child = readFileSync(`/proc/${parent.pid}/task/${parent.pid}/children`, 'utf8').trim()
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-parent-'))
+  const run = await runDyno(['doctor', '--pid', String(parent.pid), '--load', '-c 1 -d 1 http://127.0.0.1:$PORT/'], { cwd, timeout: 60_000 })
+  assert.equal(run.code, 2, run.stderr)
+  assert.match(run.stderr, new RegExp(`^dyno doctor: pid ${parent.pid} serves no TCP port itself; its Node\\.js child processes ${child} may: join one of them with --pid$`, 'm'))
+  assert.equal(await answers(parent.port), 200)
+})
+
+test('a process whose event loop is held: dyno says its inspector closes on the loop\'s next turn, doctor says it is blocked, and it does close', async (t) => {
+  const app = await startRunningApp([FREE_PORT, APP])
+  t.after(() => app.stop())
+  const cwd = mkdtempSync(join(tmpdir(), 'dyno-pid-held-'))
+  const release = join(cwd, 'release')
+  t.after(() => writeFileSync(release, ''))
+  const held = fetch(`http://127.0.0.1:${app.port}/hold?${encodeURIComponent(release)}`).then((r) => r.text())
+  while (!existsSync(`${release}.held`)) await new Promise((resolve) => setTimeout(resolve, 20))
+  const run = await runDyno(['doctor', '--pid', String(app.pid), '--duration', '1'], { cwd, timeout: 60_000 })
+  assert.equal(run.code, 0, run.stderr)
+  const warning = /^dyno: opened the inspector of pid \d+ on 127\.0\.0\.1:(\d+) to bring the agent in; it is still open, as the app's event loop has not turned to close it: it closes on the loop's next turn \(or restart the app\)$/m.exec(run.stderr)
+  assert.ok(warning, run.stderr)
+  assert.match(run.stdout, new RegExp(`No diagnosis: pid ${app.pid} took no sample while dyno was in: its event loop did not turn, so it is blocked; dyno flame --pid ${app.pid} shows where it is held`))
+  writeFileSync(release, '')
+  assert.equal(await held, 'released')
+  const inspectorPort = Number(warning[1])
+  for (const until = Date.now() + 30_000; Date.now() < until && listeningPorts(app.pid).some((p) => p.port === inspectorPort);) await new Promise((resolve) => setTimeout(resolve, 50))
+  await assert.rejects(connect(inspectorPort), /ECONNREFUSED/)
+  assert.equal(await answers(app.port), 200)
 })
 
 test('refusals: no such process, not Node, someone else\'s inspector, a taken port, flags that forbid it, and flags that clash', async (t) => {

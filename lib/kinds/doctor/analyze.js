@@ -51,7 +51,13 @@ export function fullGcOf (value) {
  */
 export function analyzeDoctor ({ samples, loadWindow, driver, load, fullGcs = { before: null, after: null }, run, listened = true, failed = null }) {
   const window = findWindow(samples, loadWindow, driver)
-  if (!window) return { window: null, seconds: [], summary: null, diagnoses: [], note: 'the app wrote no samples: it ended before the collector could take one' }
+  if (!window) {
+    // A process joined while its loop is held runs no collector's main side, so takes no sample.
+    const note = run.pid !== undefined && failed === null
+      ? `pid ${run.pid} took no sample while dyno was in: its event loop did not turn, so it is blocked; ${nextCommand('flame', run)} shows where it is held`
+      : 'the app wrote no samples: it ended before the collector could take one'
+    return { window: null, seconds: [], summary: null, diagnoses: [], note }
+  }
   if (driver !== null && !listened) {
     // Its idle loop would read as healthy: no load ever reached it.
     return { window, seconds: [], summary: null, diagnoses: [], note: 'the app never listened on a port, so no load reached it: nothing to diagnose. Check that it starts a server (its output above says why not)' }

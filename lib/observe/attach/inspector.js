@@ -3,7 +3,7 @@ import WebSocket from 'ws'
 import { dynoError } from '../../errors.js'
 import { inspectorSession } from './inspector-session.js'
 import { isLoopback } from './node-flags.js'
-import { listeningPorts, portListener } from './proc.js'
+import { clusterWorkers, listeningPorts, portListener } from './proc.js'
 
 /**
  * A running Node.js process's inspector, opened the way Node documents it
@@ -13,10 +13,11 @@ import { listeningPorts, portListener } from './proc.js'
 
 /** How long the process may take to open its inspector after SIGUSR1. */
 const OPEN_TIMEOUT_MS = 5000
-/** How long an inspector that stays open may take to hang up. */
+/**
+ * How long the hang-up may take, and the port to go: the app's loop must turn
+ * to close its inspector. A blocked app's closes later, on its next turn.
+ */
 const CLOSE_TIMEOUT_MS = 3000
-/** How long the port may take to go: the app's loop must turn to run the close. */
-const PORT_GONE_TIMEOUT_MS = 10_000
 
 /**
  * @typedef {object} OpenInspector
@@ -43,6 +44,8 @@ export async function openInspector (pid, flags, { useOpen }) {
     if (port === null) throw dynoError('DYNO_PID_NO_INSPECTOR.notFound', { pid })
     return connect(pid, already?.host ?? '127.0.0.1', port, false)
   }
+  const workers = clusterWorkers(pid)
+  if (workers.length > 0) throw dynoError('DYNO_PID_CLUSTER_PRIMARY', { pid, workers: workers.join(' or ') })
   if (!isLoopback(flags.host)) throw dynoError('DYNO_PID_FORBIDDEN.publicHost', { pid, host: flags.host })
   if (flags.port !== 0) {
     const taken = portListener(flags.port)
@@ -112,9 +115,10 @@ async function connect (pid, host, port, openedByDyno, openedAt = performance.no
     openedByDyno,
     evaluate: session.evaluate,
     async close () {
-      await session.hangUp({ closeInspector: openedByDyno, timeoutMs: openedByDyno ? PORT_GONE_TIMEOUT_MS : CLOSE_TIMEOUT_MS })
-      if (openedByDyno) {
-        const until = Date.now() + PORT_GONE_TIMEOUT_MS
+      const ended = await session.hangUp({ closeInspector: openedByDyno, timeoutMs: CLOSE_TIMEOUT_MS })
+      // The port goes as inspector.close() returns; when the app's loop did not turn to run it, it goes on its next turn.
+      if (openedByDyno && ended) {
+        const until = Date.now() + CLOSE_TIMEOUT_MS
         while (Date.now() < until && listeningPorts(pid).some((p) => p.port === port)) await sleep(10)
       }
       return { openMs: performance.now() - openedAt, stillOpen: openedByDyno && listeningPorts(pid).some((p) => p.port === port) }

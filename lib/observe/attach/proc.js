@@ -41,6 +41,36 @@ export function isAlive (pid) {
 }
 
 /**
+ * The process's children that are its cluster's workers (Node gives each a
+ * NODE_UNIQUE_ID).
+ * @param {number} pid
+ * @returns {number[]}
+ */
+export function clusterWorkers (pid) {
+  return nodeChildren(pid).filter((child) => environmentVariable(child, 'NODE_UNIQUE_ID') !== null)
+}
+
+/**
+ * The process's children that run Node.js.
+ * @param {number} pid
+ * @returns {number[]}
+ */
+export function nodeChildren (pid) {
+  /** @type {number[]} */
+  const children = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1')
+      // The fields after the command's name, which may hold spaces and parentheses: state, then the parent's pid.
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (parent === pid && /(^|\/)node[^/]*$/.test(readLink(`/proc/${name}/exe`) ?? '')) children.push(Number(name))
+    } catch {}
+  }
+  return children.sort((a, b) => a - b)
+}
+
+/**
  * The TCP ports the process's sockets listen on.
  * @param {number} pid
  * @returns {ListeningPort[]}

@@ -209,6 +209,9 @@ test('no samples, or less than a second under load: no diagnosis, and a note say
   const none = analyzeMade([])
   assert.deepEqual(none.diagnoses, [])
   assert.match(/** @type {string} */ (none.note), /wrote no samples/)
+  // A process joined with --pid while its loop was held took none, and goes on: it is blocked.
+  const joined = analyzeDoctor({ samples: [], loadWindow: null, driver: null, load: null, run: { argv: [], pid: 4711, load: null, onPort: null } })
+  assert.equal(joined.note, 'pid 4711 took no sample while dyno was in: its event loop did not turn, so it is blocked; dyno flame --pid 4711 shows where it is held')
   const brief = analyzeMade(makeSeries({ seconds: 0.3 }))
   assert.deepEqual(brief.diagnoses, [])
   assert.match(/** @type {string} */ (brief.note), /too little to judge/)
