@@ -6,8 +6,8 @@
  *    server, with a 1 ms timer preloaded that records every turn of its
  *    event loop longer than 3 ms (bench/lib/loop-gaps.cjs), is joined by
  *    `dyno doctor --pid` and `dyno flame --pid` for 1 s, again and again;
- *    the longest turn while dyno comes in (from its start to the agent's
- *    hello) and while it leaves (from the end of the second to its exit),
+ *    the longest turn while dyno comes in (from its start to its line
+ *    saying it closed the inspector) and while it leaves (from the end of the second to its exit),
  *    against the longest in as long a window with no dyno.
  * 2. The overhead while dyno is in: the same server loaded by `dyno doctor
  *    --load`, started by dyno (A) or started alone and joined with --pid (B),
