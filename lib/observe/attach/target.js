@@ -24,10 +24,18 @@ export function checkTarget (pid) {
   } catch {
     throw dynoError('DYNO_PID_NOT_FOUND', { pid })
   }
-  // Another user's process keeps its program from us, root's included.
-  if (facts.exe === null) throw dynoError('DYNO_PID_NOT_YOURS', { pid })
-  if (!runsNode(facts)) throw dynoError('DYNO_PID_NOT_NODE.other', { pid, program: facts.exe, command: facts.argv.join(' ').slice(0, 80) })
+  assertNode(pid, facts)
   return facts
+}
+
+/**
+ * Throws unless the process runs Node.js. A process dyno may signal can still
+ * keep its program from it (a sandbox's init, to root): its command line says then.
+ * @param {number} pid
+ * @param {import('./proc.js').ProcessFacts} facts
+ */
+export function assertNode (pid, facts) {
+  if (!runsNode(facts)) throw dynoError('DYNO_PID_NOT_NODE.other', { pid, program: facts.exe ?? facts.argv[0] ?? '?', command: facts.argv.join(' ').slice(0, 80) })
 }
 
 /**
