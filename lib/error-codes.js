@@ -318,7 +318,7 @@ export const ERROR_CODES = /** @type {const} */ ({
     exitCode: 1,
     meaning: 'the process did not open its inspector, or dyno could not connect to it',
     messages: {
-      noSignal: 'pid {pid} opened no inspector within {seconds} s of SIGUSR1; it may handle SIGUSR1 itself, or be stopped (kill -CONT {pid})',
+      noSignal: 'pid {pid} opened no inspector within {seconds} s of SIGUSR1: it may handle SIGUSR1 itself, or be held in native code (then it may still open its inspector later: restart it if so)',
       noConnection: 'could not speak to the inspector of pid {pid} on port {port}: {why}',
       notFound: 'pid {pid} was started with its inspector open, but dyno found no port it answers on; give it --inspect-port=<port> when you start it'
     }
@@ -332,6 +332,11 @@ export const ERROR_CODES = /** @type {const} */ ({
     exitCode: 1,
     meaning: 'the process\'s main thread did not answer in time',
     message: 'pid {pid} did not answer within {seconds} s: its main thread may be blocked (dyno doctor --pid shows it once the loop turns again)'
+  },
+  DYNO_PID_STOPPED: {
+    exitCode: 2,
+    meaning: 'the process is stopped, and would open its inspector only once continued',
+    message: 'pid {pid} is stopped by {by}: continue it first (kill -CONT {pid}, or detach the debugger)'
   },
   DYNO_PID_CLUSTER_PRIMARY: {
     exitCode: 2,
@@ -488,8 +493,8 @@ export const ERROR_CODES = /** @type {const} */ ({
   },
   DYNO_NO_PROFILE: {
     exitCode: 1,
-    meaning: 'the app ended before it wrote any profile',
-    message: 'the app {how} before it wrote any profile'
+    meaning: 'the app ended, or its loop was held, before it wrote any profile',
+    message: 'no profile was written: the app {how}'
   },
   DYNO_BAD_SNAPSHOT: {
     exitCode: 2,

@@ -39,7 +39,8 @@ const KEY = Symbol.for('dyno.agent')
 const AGENT_DIR = __dirname + path.sep
 
 /**
- * @typedef {{ ok: true, pid: number } | { ok: false, why: string }} Answer
+ * @typedef {{ ok: true, pid: number } | { ok: false, why: string, present?: true }} Answer
+ *   present: dyno's agent is in the process already (another run's, or one on its way out)
  */
 
 /**
@@ -49,7 +50,7 @@ const AGENT_DIR = __dirname + path.sep
 function attach (options) {
   try {
     if (!isMainThread) return { ok: false, why: 'the agent is brought in on the main thread' }
-    if (/** @type {any} */ (globalThis)[KEY]) return { ok: false, why: 'dyno\'s agent is already in this process' }
+    if (/** @type {any} */ (globalThis)[KEY]) return { ok: false, why: 'dyno\'s agent is already in this process', present: true }
     const why = invalid(options)
     if (why) return { ok: false, why }
     return start(options)

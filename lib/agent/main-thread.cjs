@@ -22,6 +22,8 @@ const { processFacts, unitWriter } = require('./unit-files.cjs')
 /** How long the process may wait for the worker: to start the collectors, and to write the last data at exit. */
 const START_WAIT_MS = 2000
 const EXIT_WAIT_MS = 10_000
+/** Joined, a process's exit is held up less: it may be a production one shutting down, in its grace period. */
+const ATTACHED_EXIT_WAIT_MS = 2000
 
 /** Flags the worker raises in shared memory, for a main thread that may not run its event loop again. */
 const STARTED = 0
@@ -99,7 +101,7 @@ function startAgent (options, installed = permanent) {
   })
   const onExit = (/** @type {number} */ code) => {
     worker.postMessage({ type: 'exit', code })
-    waitFor(flags, ENDED, EXIT_WAIT_MS)
+    waitFor(flags, ENDED, attached ? ATTACHED_EXIT_WAIT_MS : EXIT_WAIT_MS)
   }
   installed.listen(process, 'exit', onExit)
   // Attached, a running app is not held up: each collector's main side loads

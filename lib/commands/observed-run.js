@@ -43,10 +43,11 @@ import { observeHooks, signalExitCode } from './io.js'
  * @param {import('../run-folder.js').RunKind} kind
  * @param {ObservingOptions} options
  * @param {import('./io.js').CommandIO} io
- * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'], nextLoad?: import('../observe/observe.js').ObserveHooks['nextLoad'], onJoined?: import('../observe/observe.js').ObserveHooks['onJoined'], folder?: string }} how
+ * @param {{ collectors: Record<string, object>, busy: (p: import('../observe/processes.js').ProcessRecord) => number, options: Record<string, unknown>, loadRounds?: number, onRound?: import('../observe/observe.js').ObserveHooks['onRound'], nextLoad?: import('../observe/observe.js').ObserveHooks['nextLoad'], onJoined?: import('../observe/observe.js').ObserveHooks['onJoined'], agentStopMs?: number, folder?: string }} how
  *   the collectors, the measure of a busy process (to choose one when none listened), the options to record,
  *   for commands that work between rounds of load: how many rounds, and what to do between them (or, for rounds
- *   decided as they go, the load of each); what to do once joined to a running process, without a load; and the
+ *   decided as they go, the load of each); what to do once joined to a running process, without a load; how long
+ *   the agents may take to write their last data (a heap snapshot); and the
  *   folder to observe into when the caller made it (a run within a run), rather than a new run folder
  * @returns {Promise<ObservedRun>}
  */
@@ -68,6 +69,7 @@ export async function observeRun (kind, options, io, how) {
       onPort: options.onPort,
       listenTimeoutMs: options.listenTimeoutMs,
       stopGraceMs: options.stopGraceMs,
+      agentStopMs: how.agentStopMs,
       signal: io.signal,
       urgent: io.urgent,
       outputToStderr: options.outputToStderr,
@@ -87,7 +89,7 @@ export async function observeRun (kind, options, io, how) {
   }
   const driver = options.load ? 'load' : options.onPort ? 'on-port' : null
   const failure = runFailure(observed)
-  const end = describeAppEnd(chosen, observed.exit, { stoppedByDyno: observed.stoppedByDyno, killed: observed.killed, interrupted: observed.interrupted, driver, driverFailed: failure !== null, durationMs: options.durationMs ?? null })
+  const end = describeAppEnd(chosen, observed.exit, { stoppedByDyno: observed.stoppedByDyno, killed: observed.killed, interrupted: observed.interrupted, driver, driverFailed: failure !== null, durationMs: options.durationMs ?? null, attached: observed.attached !== null })
   const argv = chosen.info?.argv ?? null
   /** @type {import('../run-folder.js').RunMeta} */
   const meta = {

@@ -17,7 +17,8 @@ const INTERRUPTS = /** @type {Record<string, string>} */ ({ SIGINT: 'with Ctrl-C
 /**
  * @param {import('./processes.js').ProcessRecord} chosen the process observed
  * @param {import('./app.js').ProcessExit} exit how the first process of the command ended
- * @param {{ stoppedByDyno: boolean, killed?: boolean, interrupted: string | null, driver: 'load' | 'on-port' | null, driverFailed: boolean, durationMs?: number | null }} context
+ * @param {{ stoppedByDyno: boolean, killed?: boolean, interrupted: string | null, driver: 'load' | 'on-port' | null, driverFailed: boolean, durationMs?: number | null, attached?: boolean }} context
+ *   attached: a process dyno joined (--pid)
  * @returns {AppEnd}
  */
 export function describeAppEnd (chosen, exit, context) {
@@ -26,6 +27,10 @@ export function describeAppEnd (chosen, exit, context) {
   if (end?.how === 'detached') {
     const when = context.interrupted || context.driver || !context.durationMs ? endedBy(context, 'at the end').replace(/^by dyno /, '') : `after ${context.durationMs / 1000} s`
     return { how: `kept running: dyno took its agent out ${when}`, code: null, signal: null, clean: true, stoppedByDyno: true }
+  }
+  // Joined, and still at work when dyno stopped waiting for its agent: its loop is held.
+  if (context.attached && end === null && context.stoppedByDyno) {
+    return { how: 'kept running with its event loop held, so dyno\'s agent could not finish: it leaves once the loop turns (the data holds what was written before)', code: null, signal: null, clean: true, stoppedByDyno: true }
   }
   // Its agent may have written its end before the SIGTERM it then ignored: killed is not clean.
   if (context.killed) {

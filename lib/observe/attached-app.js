@@ -61,13 +61,13 @@ export class AttachedApp extends App {
       const version = await inspector.evaluate("typeof process.getBuiltinModule === 'function' ? process.version : 'old:' + process.version", ANSWER_TIMEOUT_MS)
       if (String(version).startsWith('old:')) throw dynoError('DYNO_PID_OLD_NODE', { pid, version: String(version).slice(4) })
       const expression = `process.getBuiltinModule('node:module').createRequire(${JSON.stringify(ATTACH)})(${JSON.stringify(ATTACH)}).attach(${JSON.stringify({ runDir, socketPath: this.channel.path, collectors })})`
-      let reply = /** @type {{ ok: boolean, why?: string } | undefined} */ (await inspector.evaluate(expression, ANSWER_TIMEOUT_MS))
+      let reply = /** @type {{ ok: boolean, why?: string, present?: boolean } | undefined} */ (await inspector.evaluate(expression, ANSWER_TIMEOUT_MS))
       // The agent of a run that just ended takes itself out a few milliseconds after it said so.
-      for (const until = Date.now() + LEAVING_WAIT_MS; !reply?.ok && /already/.test(reply?.why ?? '') && Date.now() < until;) {
+      for (const until = Date.now() + LEAVING_WAIT_MS; reply?.present && Date.now() < until;) {
         await sleep(50)
-        reply = /** @type {{ ok: boolean, why?: string } | undefined} */ (await inspector.evaluate(expression, ANSWER_TIMEOUT_MS))
+        reply = /** @type {{ ok: boolean, why?: string, present?: boolean } | undefined} */ (await inspector.evaluate(expression, ANSWER_TIMEOUT_MS))
       }
-      if (!reply?.ok && /already/.test(reply?.why ?? '')) throw dynoError('DYNO_PID_OBSERVED', { pid })
+      if (reply?.present) throw dynoError('DYNO_PID_OBSERVED', { pid })
       if (!reply?.ok) throw dynoError('DYNO_PID_AGENT_FAILED', { pid, why: reply?.why ?? 'no answer' })
     } catch (err) {
       await inspector.close()
@@ -85,15 +85,20 @@ export class AttachedApp extends App {
     ])
     // The timer would hold dyno's own exit for its whole length.
     giveUp.abort()
+    const alive = answered || isAlive(pid)
+    // An agent that never said hello is told to leave, whenever its thread comes up.
+    if (!answered && alive) await inspector.evaluate(`process.getBuiltinModule('node:module').createRequire(${JSON.stringify(ATTACH)})(${JSON.stringify(ATTACH)}).detach()`, ANSWER_TIMEOUT_MS).catch(() => {})
     const closing = await inspector.close()
     openMs = closing.openMs
-    if (!answered) {
-      this.channel.close()
-      throw isAlive(pid) ? dynoError('DYNO_PID_NO_ANSWER', { pid, seconds: ANSWER_TIMEOUT_MS / 1000 }) : dynoError('DYNO_PID_EXITED', { pid })
-    }
     const where = `${inspector.host.includes(':') ? `[${inspector.host}]` : inspector.host}:${inspector.port}`
+    if (!answered) {
+      this.watching = false
+      this.channel.close()
+      if (closing.stillOpen) onWarning?.(stillOpen(pid, where))
+      throw alive ? dynoError('DYNO_PID_NO_ANSWER', { pid, seconds: ANSWER_TIMEOUT_MS / 1000 }) : dynoError('DYNO_PID_EXITED', { pid })
+    }
     this.attached = { inspector: where, openedByDyno: inspector.openedByDyno, openMs: Math.round(openMs) }
-    if (closing.stillOpen) onWarning?.(`opened the inspector of pid ${pid} on ${where} to bring the agent in; it is still open, as the app's event loop has not turned to close it: it closes on the loop's next turn (or restart the app)`)
+    if (closing.stillOpen) onWarning?.(stillOpen(pid, where))
     else {
       onNotice?.(inspector.openedByDyno
         ? `opened the inspector of pid ${pid} on ${where} to bring the agent in, and closed it ${Math.round(openMs)} ms later`
@@ -132,17 +137,27 @@ export class AttachedApp extends App {
 
   /**
    * Asks the agent to end its collectors, write, and take itself out of the
-   * process. The process goes on.
-   * @param {{ agentTimeoutMs?: number }} [options]
+   * process. The process goes on. An agent that has not finished within
+   * `agentTimeoutMs` (the process's loop is held) or by a second Ctrl-C
+   * (`urgent`) is left to finish and leave on its own: dyno stops waiting.
+   * @param {{ agentTimeoutMs?: number, urgent?: AbortSignal }} [options]
    */
-  async stop ({ agentTimeoutMs = 10_000 } = {}) {
+  async stop ({ agentTimeoutMs = 10_000, urgent } = {}) {
     if (this.channel.broadcastStop() > 0) {
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, agentTimeoutMs)
-        const done = () => { clearTimeout(timer); resolve(undefined) }
-        this.channel.once('stopped', done)
-        this.exited?.then(done)
+      const finished = await new Promise((resolve) => {
+        const timer = setTimeout(resolve, agentTimeoutMs, false)
+        const done = (/** @type {boolean} */ stopped) => {
+          clearTimeout(timer)
+          urgent?.removeEventListener('abort', hurried)
+          resolve(stopped)
+        }
+        const hurried = () => done(false)
+        urgent?.addEventListener('abort', hurried, { once: true })
+        this.channel.once('stopped', () => done(true))
+        this.exited?.then(() => done(false))
       })
+      // dyno ended the observing; the agent leaves once the loop lets it.
+      if (!finished && isAlive(this.pid)) this.stoppedByDyno = true
     }
     this.channel.close()
     this.watching = false
@@ -161,4 +176,12 @@ export class AttachedApp extends App {
   /** Never: the process is not dyno's to stop. */
   signal () {}
   killOnExit = () => {}
+}
+
+/**
+ * @param {number} pid
+ * @param {string} where the inspector's host:port
+ */
+function stillOpen (pid, where) {
+  return `opened the inspector of pid ${pid} on ${where} to bring the agent in; it is still open, as the app's event loop has not turned to close it: it closes on the loop's next turn (or restart the app)`
 }

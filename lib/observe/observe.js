@@ -19,6 +19,7 @@ import { readProcesses } from './processes.js'
  * @property {string | null} onPort a shell command to run once the app listens, with PORT set
  * @property {number} listenTimeoutMs
  * @property {number} [stopGraceMs] how long the app may take to end after SIGTERM (5 s)
+ * @property {number} [agentStopMs] how long the agents may take to write their last data once told to stop (10 s)
  * @property {AbortSignal} [signal] ends the run early; its reason names the signal ('SIGINT', …)
  * @property {AbortSignal} [urgent] ends the wait for the app to end after SIGTERM: it is killed at once
  * @property {boolean} [outputToStderr] the app's output goes to dyno's stderr, so that dyno's stdout holds only its own (--json)
@@ -141,7 +142,7 @@ export async function observe (options, hooks = {}) {
     if (!(err instanceof Aborted)) failure = err
   } finally {
     // However the run went, the app does not outlive it.
-    await app.stop({ exitTimeoutMs: options.stopGraceMs, urgent: options.urgent, onWaiting: hooks.onWarning })
+    await app.stop({ agentTimeoutMs: options.agentStopMs, exitTimeoutMs: options.stopGraceMs, urgent: options.urgent, onWaiting: hooks.onWarning })
     options.signal?.removeEventListener('abort', onAbort)
   }
   return {

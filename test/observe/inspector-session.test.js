@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { test } from 'node:test'
 import WebSocket, { WebSocketServer } from 'ws'
-import { inspectorSession } from '../../lib/observe/attach/inspector-session.js'
+import { CLOSE_INSPECTOR, inspectorSession } from '../../lib/observe/attach/inspector-session.js'
 
 /**
  * A stand-in inspector: answers every call with an empty result, and on
@@ -46,7 +46,7 @@ test('an inspector dyno opened: the app closes it and starts the hang-up, dyno o
   const ended = await inspectorSession(ws, 1).hangUp({ closeInspector: true, timeoutMs: 60_000 })
   assert.equal(ended, true)
   assert.equal(seen.evaluated.length, 1)
-  assert.match(seen.evaluated[0], /setTimeout\(\(\) => process\.getBuiltinModule\('node:inspector'\)\.close\(\), 0\)/)
+  assert.equal(seen.evaluated[0], CLOSE_INSPECTOR)
   assert.equal(seen.dynoClosedFirst, false, 'dyno sent a close frame while the app was closing')
 })
 

@@ -48,7 +48,8 @@ function main (context) {
   watchOpenRequests(context.installed)
   // Attached, the worker takes it: attach() must not hold the app's loop.
   if (options.atStart && !context.attached) snapshot('start')
-  if (options.atEnd) context.installed.listen(process, 'exit', () => snapshot('end'))
+  // Joined, a process that exits is not held up for a snapshot: it may be a production one shutting down.
+  if (options.atEnd && !context.attached) context.installed.listen(process, 'exit', () => snapshot('end'))
 }
 
 /** @param {import('../collectors.cjs').WorkerContext} context */

@@ -40,6 +40,8 @@ export async function runHeap (options, io) {
   const run = await observeRun('heap', options, io, {
     collectors: { heap: options.sampling ? { sampling: !driven, intervalBytes: options.samplingIntervalBytes } : { atStart: !driven && !joinedIdle, atEnd: !driven } },
     onJoined: joinedIdle ? (agent) => takeSnapshot(agent, 'start', status, 0) : undefined,
+    // Joined, the agent takes the last snapshot as it leaves: as long as a snapshot may take.
+    agentStopMs: joinedIdle ? SNAPSHOT_TIMEOUT_MS : undefined,
     busy: (p) => p.files.heap?.length ?? 0,
     options: { sampling: options.sampling, rounds: options.sampling ? 1 : options.rounds },
     loadRounds: options.sampling ? 1 : options.rounds,

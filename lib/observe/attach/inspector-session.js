@@ -6,7 +6,9 @@ import { dynoError } from '../../errors.js'
  */
 
 /** How long the app may take to answer a call made while hanging up. */
-const ANSWER_TIMEOUT_MS = 3000
+const CLOSE_CALL_TIMEOUT_MS = 3000
+/** Evaluated in the app: closes its inspector in a later turn of its loop. */
+export const CLOSE_INSPECTOR = "setImmediate(() => setImmediate(() => process.getBuiltinModule('node:inspector').close())); 0"
 
 /**
  * @typedef {object} InspectorSession
@@ -60,7 +62,9 @@ export function inspectorSession (ws, pid) {
         // writes two close frames and frees the connection once the first is written: the app
         // dies with SIGSEGV (WsHandler::OnCloseFrameWritten). So the app starts it, with
         // inspector.close() in a turn of its loop, and dyno only answers its close frame.
-        await call('Runtime.evaluate', { expression: "setTimeout(() => process.getBuiltinModule('node:inspector').close(), 0); 0", returnByValue: true }, ANSWER_TIMEOUT_MS).catch(() => {})
+        // SIGUSR1 asks the loop to open the inspector too, and a held loop hears it late: the
+        // close waits for a poll of the loop between two immediates, or that late ask reopens it.
+        await call('Runtime.evaluate', { expression: CLOSE_INSPECTOR, returnByValue: true }, CLOSE_CALL_TIMEOUT_MS).catch(() => {})
       } else {
         ws.close()
       }

@@ -32,11 +32,21 @@ export function isAlive (pid) {
     // EPERM: it lives, and is someone else's.
     return /** @type {NodeJS.ErrnoException} */ (err).code === 'EPERM'
   }
+  return processState(pid) !== 'Z'
+}
+
+/**
+ * The process's state letter in /proc (R running, S sleeping, T stopped,
+ * t stopped by a tracer, Z zombie …), or null when it cannot be read.
+ * @param {number} pid
+ */
+export function processState (pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+    // After the command's name, which may hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)
   } catch {
-    return true
+    return null
   }
 }
 

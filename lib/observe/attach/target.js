@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { basename } from 'node:path'
 import { dynoError } from '../../errors.js'
-import { processFacts } from './proc.js'
+import { processFacts, processState } from './proc.js'
 
 /**
  * Checks that `--pid` names a process dyno may observe: one that lives, is
@@ -25,6 +25,9 @@ export function checkTarget (pid) {
     throw dynoError('DYNO_PID_NOT_FOUND', { pid })
   }
   assertNode(pid, facts)
+  // A stopped process would open its inspector once continued, with no one left to close it.
+  const state = processState(pid)
+  if (state === 'T' || state === 't') throw dynoError('DYNO_PID_STOPPED', { pid, by: state === 't' ? 'a debugger or tracer (strace, gdb)' : 'a signal (SIGSTOP, Ctrl-Z)' })
   return facts
 }
 
