@@ -11,6 +11,8 @@ import { liveProcessesOfRun } from './run-processes.js'
 const AGENT = fileURLToPath(new URL('../agent/agent.cjs', import.meta.url))
 /** After this long waiting for the app to end, dyno says it is waiting. */
 const WAITING_NOTICE_MS = 1000
+/** How much longer than --listen-timeout a command may take to start its first agent before it is called not Node.js: on a busy machine node itself starts slowly. */
+const AGENT_GRACE_MS = 10_000
 
 /** @param {number} ms */
 function formatSeconds (ms) {
@@ -114,12 +116,13 @@ export class App {
       this.channel.on('listening', onListening)
     })
     let timer
-    const timeout = new Promise((resolve, reject) => {
-      timer = setTimeout(() => reject(!this.agentStarted()
-        ? notNode(this.options.command)
-        : dynoError('DYNO_LISTEN_TIMEOUT', { seconds: timeoutMs / 1000 })), timeoutMs)
-    })
     const race = { settled: false }
+    const timeout = new Promise((resolve, reject) => {
+      timer = setTimeout(async () => {
+        for (const until = Date.now() + AGENT_GRACE_MS; !this.agentStarted() && !race.settled && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 25))
+        reject(!this.agentStarted() ? notNode(this.options.command) : dynoError('DYNO_LISTEN_TIMEOUT', { seconds: timeoutMs / 1000 }))
+      }, timeoutMs)
+    })
     const exited = /** @type {Promise<ProcessExit>} */ (this.exited).then(async (exit) => {
       // A launcher may end before the server it started listens: the app lives while any process of the run does.
       while (!race.settled && !found() && this.anyAlive()) await new Promise((resolve) => setTimeout(resolve, 25))

@@ -174,9 +174,14 @@ test('bad commands and an app that never listens: one line each', async () => {
   assert.match(notNode.stderr.trim(), /^dyno flame: "sh -c exit 0" started no Node\.js process; dyno observes commands that run node/)
 
   const silent = await flame(['--listen-timeout', '1', '--load', '-d 1 http://127.0.0.1:$PORT/', '--', NODE, fixture('never-listens.cjs')])
-  assert.equal(silent.code, 1)
+  assert.equal(silent.code, 1, silent.stderr)
   assert.equal(silent.stderr.trim(), 'dyno flame: the app did not listen on a port within 1 s; raise --listen-timeout, or check that it starts a server')
   assert.match(silent.stdout, /Report: file:/)
+
+  // Node started late (a slow machine, a launcher that waits): still an app that did not listen, not "no Node.js".
+  const late = await flame(['--listen-timeout', '1', '--load', '-d 1 http://127.0.0.1:$PORT/', '--', 'sh', '-c', `sleep 2; exec "${NODE}" "${fixture('never-listens.cjs')}"`])
+  assert.equal(late.stderr.trim(), 'dyno flame: the app did not listen on a port within 1 s; raise --listen-timeout, or check that it starts a server')
+  assert.equal(late.code, 1)
 
   const noCommand = await flame([])
   assert.equal(noCommand.code, 2)
