@@ -258,7 +258,7 @@ test('the main thread can take the agent out, and an app that ends while it is i
 
   const first = await startChannel(t)
   const dir = runDir(t)
-  // Without a load, heap's snapshots come as observing starts and ends; at exit, as the process exits.
+  // Without a load, heap's snapshots come as observing starts and ends.
   const collectors = { doctor: {}, cpu: {}, heap: { atStart: true, atEnd: true } }
   assert.deepEqual(await app.evaluate(attachExpression({ runDir: dir, socketPath: first.channel.path, collectors })), { ok: true, pid })
   await first.message((m) => m.type === 'hello' && m.pid === pid, 'the hello')
@@ -280,7 +280,8 @@ test('the main thread can take the agent out, and an app that ends while it is i
   assert.deepEqual({ how: end.how, code: end.code }, { how: 'exit', code: 3 })
   assert.ok(existsSync(rawFile(dir2, pid, 'doctor.jsonl')))
   assert.ok(existsSync(rawFile(dir2, pid, 'cpu.0.cpuprofile')))
-  assert.deepEqual(snapshots(dir2, pid), [[0, 'start'], [1, 'end']])
+  // A joined process that exits is not held up for a heap snapshot: it may be a production one shutting down.
+  assert.deepEqual(snapshots(dir2, pid), [[0, 'start']])
   assert.equal(app.stderr(), '')
 })
 
