@@ -170,7 +170,7 @@ test('async --pid --load: where a running app\'s requests wait', async (t) => {
   const run = await runDyno(['async', '--json', '--pid', String(app.pid), '--load', '-c 2 -a 100 http://127.0.0.1:$PORT/'], { cwd, timeout: 120_000 })
   assert.equal(run.code, 0, run.stderr)
   const document = JSON.parse(run.stdout)
-  assert.equal(document.requests.received, 100)
+  assert.equal(document.requests.received, 100, JSON.stringify(document.requests))
   assert.ok(document.requests.finished > 0, JSON.stringify(document.requests))
   assert.equal(await answers(app.port), 200)
 })
