@@ -1,12 +1,13 @@
 import { createRequire } from 'node:module'
+import { COUNTS_LENGTH, CountsHistogram, HIGHEST_US, bucketValue, indexOf } from './counts-histogram.js'
 
 /**
  * Latencies are recorded in microseconds into an HdrHistogram (3 significant
  * digits, 1 µs to 1 hour). The hot path records into a plain typed array laid
  * out like HdrHistogram's buckets, because hdr-histogram-js's JavaScript
  * `recordValue` costs ~150 ns, a visible share of a request at 100k req/s.
- * Everything else (percentiles, merging, the compact base64 encoding that
- * other HdrHistogram tools read) is hdr-histogram-js's.
+ * A run's own summary reads that array (counts-histogram.js); decoding and
+ * merging saved histograms is hdr-histogram-js's.
  */
 
 /**
@@ -57,37 +58,23 @@ function loadHdr () {
   }
 }
 
-const SUB_BUCKET_HALF_COUNT_MAGNITUDE = 10 // 3 significant digits: 2048 sub-buckets
-const SUB_BUCKET_HALF_COUNT = 1 << SUB_BUCKET_HALF_COUNT_MAGNITUDE
-const SUB_BUCKET_MASK = (SUB_BUCKET_HALF_COUNT << 1) - 1
-const HIGHEST_US = 3_600_000_000
-const BUCKET_COUNT = 22 // 2048 * 2^21 > HIGHEST_US
-const COUNTS_LENGTH = (BUCKET_COUNT + 1) * SUB_BUCKET_HALF_COUNT
+/** @type {Hdr | undefined} */
+let loaded
 
-const hdr = loadHdr()
+/** hdr-histogram-js, loaded at first use: a run's own summary does without it. */
+function getHdr () {
+  loaded ??= loadHdr()
+  return loaded
+}
 
 /** @returns {import('hdr-histogram-js').Histogram} */
 export function createHistogram () {
-  return hdr.create()
+  return getHdr().create()
 }
 
 /**
  * @typedef {{ count: number, p50: number, p99: number, max: number }} IntervalLatency milliseconds
  */
-
-/**
- * The lowest value a bucket of the counts array holds, in microseconds.
- * @param {number} i
- */
-function bucketValue (i) {
-  let bucket = (i >> SUB_BUCKET_HALF_COUNT_MAGNITUDE) - 1
-  let sub = (i & (SUB_BUCKET_HALF_COUNT - 1)) + SUB_BUCKET_HALF_COUNT
-  if (bucket < 0) {
-    sub -= SUB_BUCKET_HALF_COUNT
-    bucket = 0
-  }
-  return sub * 2 ** bucket
-}
 
 export class LatencyRecorder {
   constructor () {
@@ -105,9 +92,7 @@ export class LatencyRecorder {
     const v = us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us)
     if (v > this.max) this.max = v
     if (v < this.min) this.min = v
-    const bucket = (32 - Math.clz32(v | SUB_BUCKET_MASK)) - (SUB_BUCKET_HALF_COUNT_MAGNITUDE + 1)
-    const sub = v >>> bucket
-    this.counts[((bucket + 1) << SUB_BUCKET_HALF_COUNT_MAGNITUDE) + (sub - SUB_BUCKET_HALF_COUNT)]++
+    this.counts[indexOf(v)]++
     this.total++
   }
 
@@ -142,23 +127,18 @@ export class LatencyRecorder {
     return { count: n, p50: p50 / 1000, p99: p99 / 1000, max: max / 1000 }
   }
 
-  /** @returns {import('hdr-histogram-js').Histogram} */
+  /** What was recorded, as the summary reads it. */
   toHistogram () {
-    const histogram = createHistogram()
-    const counts = this.counts
-    for (let i = 0; i < COUNTS_LENGTH; i++) {
-      if (counts[i] !== 0) histogram.recordValueWithCount(bucketValue(i), counts[i])
-    }
-    return histogram
+    return new CountsHistogram(this.counts, this.total)
   }
 }
 
-/** @param {import('hdr-histogram-js').Histogram} histogram */
+/** @param {import('hdr-histogram-js').Histogram | CountsHistogram} histogram */
 export function encodeHistogram (histogram) {
-  return hdr.encode(histogram)
+  return histogram instanceof CountsHistogram ? histogram.encodeIntoCompressedBase64() : getHdr().encode(histogram)
 }
 
 /** @param {string} encoded */
 export function decodeHistogram (encoded) {
-  return hdr.decode(encoded)
+  return getHdr().decode(encoded)
 }

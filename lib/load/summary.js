@@ -213,7 +213,7 @@ function segmentShare (options) {
 /**
  * The latency figures of a result, from its histogram (µs) and the exact
  * extremes; what `dyno merge` computes again from many histograms added up.
- * @param {import('hdr-histogram-js').Histogram} histogram
+ * @param {import('hdr-histogram-js').Histogram | import('./counts-histogram.js').CountsHistogram} histogram
  * @param {number} min µs
  * @param {number} max µs
  * @returns {LoadResult['latency']}
@@ -243,10 +243,10 @@ export function latencySummary (histogram, min, max) {
  * `stdDeviation` getters compute them (each bucket counts as its median
  * value, added up in the same order: the same figures to the last bit), but
  * without their iterator, which cost every run's summary tens of ms of CPU.
- * @param {import('hdr-histogram-js').Histogram} histogram
+ * @param {import('hdr-histogram-js').Histogram | import('./counts-histogram.js').CountsHistogram} histogram
  */
 function moments (histogram) {
-  const h = /** @type {import('hdr-histogram-js/dist/JsHistogram.js').JsHistogram} */ (histogram)
+  const h = /** @type {import('hdr-histogram-js/dist/JsHistogram.js').JsHistogram | import('./counts-histogram.js').CountsHistogram} */ (histogram)
   const n = h.totalCount
   if (n === 0) return { mean: 0, stdev: 0 }
   /** @param {number} i */

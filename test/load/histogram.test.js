@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { LatencyRecorder, createHistogram, decodeHistogram, encodeHistogram } from '../../lib/load/histogram.js'
-import { mergeRaw } from '../../lib/load/summary.js'
+import { latencySummary, mergeRaw } from '../../lib/load/summary.js'
 import { seededRandom } from '../helpers/random.js'
 
 test('the fast recorder lands every value in the bucket HdrHistogram would', () => {
@@ -22,6 +22,42 @@ test('the fast recorder lands every value in the bucket HdrHistogram would', () 
     assert.equal(fast.getValueAtPercentile(p), reference.getValueAtPercentile(p), `p${p}`)
   }
   assert.equal(recorder.max, max)
+})
+
+test("a run's histogram reads and encodes exactly as hdr-histogram-js's would", () => {
+  const { uniform } = seededRandom(777)
+  for (const n of [0, 1, 3, 2_000, 50_000]) {
+    const recorder = new LatencyRecorder()
+    const reference = /** @type {import('hdr-histogram-js/dist/JsHistogram.js').JsHistogram} */ (createHistogram())
+    for (let i = 0; i < n; i++) {
+      // Mostly short, a few of them long; some counts past 127 and 16383, which take more bytes to encode.
+      const us = uniform() < 0.9 ? 50 + Math.floor(uniform() * 200) : Math.floor(Math.exp(uniform() * Math.log(3_600_000_000)))
+      recorder.record(us)
+      reference.recordValue(us)
+    }
+    const ours = recorder.toHistogram()
+    assert.equal(ours.totalCount, reference.totalCount)
+    for (const p of [0, 0.001, 1, 2.5, 10, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999, 100]) {
+      assert.equal(ours.getValueAtPercentile(p), reference.getValueAtPercentile(p), `n ${n}, p${p}`)
+    }
+    for (const v of [1, 2047, 2048, 2049, 4095, 123_456, 3_600_000_000]) {
+      assert.equal(ours.lowestEquivalentValue(v), reference.lowestEquivalentValue(v), `lowest ${v}`)
+      assert.equal(ours.highestEquivalentValue(v), reference.highestEquivalentValue(v), `highest ${v}`)
+      assert.equal(ours.medianEquivalentValue(v), reference.medianEquivalentValue(v), `median ${v}`)
+    }
+    assert.equal(encodeHistogram(ours), encodeHistogram(reference), `n ${n}`)
+    assert.deepEqual(latencySummary(ours, recorder.min, recorder.max), latencySummary(reference, recorder.min, recorder.max))
+  }
+})
+
+test('a large count encodes as hdr-histogram-js encodes it', () => {
+  const recorder = new LatencyRecorder()
+  const reference = createHistogram()
+  recorder.record(100)
+  recorder.counts[100] = 2 ** 40 + 12345
+  recorder.total = recorder.counts[100]
+  reference.recordValueWithCount(100, 2 ** 40 + 12345)
+  assert.equal(encodeHistogram(recorder.toHistogram()), encodeHistogram(reference))
 })
 
 test('the encoded histogram round-trips and merges across runs', () => {
