@@ -7,8 +7,8 @@ import { formatValue } from './thresholds.js'
 /** @typedef {import('../../load/summary.js').LoadResult} LoadResult */
 /** @typedef {import('../../report/style.js').Style} Style */
 
-/** A rate as asked for: `0.5`, `2,000`, `1,234.5`. */
-const rate = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 })
+/** A rate as asked for: `0.5`, `2,000`, `1,234.5`. @param {number} n */
+const rate = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 3 })
 
 /**
  * What the run is about to do, printed before it starts.
@@ -26,7 +26,7 @@ export function renderLoadHeader (options) {
   if ((options.pipelining ?? DEFAULTS.pipelining) > 1) shape += ` with ${options.pipelining} pipelining factor`
   if (options.workers) shape += `, ${options.workers} worker${options.workers === 1 ? '' : 's'}`
   lines.push(shape)
-  if (options.rate) lines.push(`open model: ${rate.format(options.rate)} req/s, latency measured from each request's intended send time`)
+  if (options.rate) lines.push(`open model: ${rate(options.rate)} req/s, latency measured from each request's intended send time`)
   return lines.join('\n') + '\n'
 }
 
