@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto'
+import { createRequire } from 'node:module'
 import { dynoError } from '../errors.js'
 
 /**
@@ -17,6 +17,9 @@ export function caError (ca) {
   const text = Buffer.isBuffer(ca) ? ca.toString('latin1') : String(ca)
   const blocks = text.match(PEM_CERTIFICATE)
   if (blocks === null) return dynoError(text.includes('-----BEGIN') ? 'DYNO_BAD_CA.noCertificate' : 'DYNO_BAD_CA.notPem')
+  // node:crypto loads only for a run that gives a CA.
+  /** @type {typeof import('node:crypto')} */
+  const { X509Certificate } = createRequire(import.meta.url)('node:crypto')
   for (const block of blocks) {
     try {
       new X509Certificate(block) // eslint-disable-line no-new

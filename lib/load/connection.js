@@ -1,11 +1,21 @@
+import { createRequire } from 'node:module'
 import net from 'node:net'
-import tls from 'node:tls'
 import { classifyError, timedOut } from './connect-error.js'
 import { ResponseParser } from './response-parser.js'
 import { rawWriter } from './raw-write.js'
 import { buildDynamicRequest, encodeRequest, hookError } from './request.js'
 
 const raw = rawWriter()
+const require = createRequire(import.meta.url)
+
+/**
+ * node:tls, loaded by the first TLS connection: loading it (and OpenSSL's
+ * side of node:crypto) costs a plain run ~10 ms of CPU.
+ * @returns {typeof import('node:tls')}
+ */
+export function tlsModule () {
+  return require('node:tls')
+}
 
 /**
  * One socket of the load: sends requests (up to `pipelining` in flight),
@@ -50,7 +60,7 @@ export function netAddress (target) {
 /**
  * How a TLS socket connects and verifies, offering `protocols` by ALPN.
  * @param {import('./engine.js').Target} target @param {string[]} protocols
- * @returns {tls.ConnectionOptions}
+ * @returns {import('node:tls').ConnectionOptions}
  */
 export function tlsOptions (target, protocols) {
   return {
@@ -138,7 +148,7 @@ export class Connection {
     }
     /** @type {net.Socket} */
     const socket = target.tls
-      ? tls.connect({
+      ? tlsModule().connect({
         ...tlsOptions(target, ['http/1.1']),
         // tls.connect hands onread to the socket, though its types omit it.
         ...(/** @type {object} */ ({ onread }))

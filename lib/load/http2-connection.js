@@ -1,7 +1,6 @@
 import net from 'node:net'
-import tls from 'node:tls'
 import { NO_HTTP2, classifyError, timedOut } from './connect-error.js'
-import { netAddress, reconnect, tlsOptions } from './connection.js'
+import { netAddress, reconnect, tlsModule, tlsOptions } from './connection.js'
 import { ResponseHead, encodeHeaderBlock } from './hpack.js'
 import {
   ACK, CANCEL, CONTINUATION, DATA, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW, END_HEADERS, END_STREAM, FRAME_HEADER, FrameReader,
@@ -210,15 +209,15 @@ export class Http2Connection {
     /** @type {net.Socket} */
     const socket = target.tls
       // Offering http/1.1 too lets a server without h2 answer the handshake, and say what it speaks.
-      ? tls.connect({ ...tlsOptions(target, ['h2', 'http/1.1']), ...(/** @type {object} */ ({ onread })) })
+      ? tlsModule().connect({ ...tlsOptions(target, ['h2', 'http/1.1']), ...(/** @type {object} */ ({ onread })) })
       : net.connect({ ...netAddress(target), onread })
     self = socket
     this.socket = socket
     socket.setNoDelay(true)
     socket.on(target.tls ? 'secureConnect' : 'connect', () => {
       if (socket !== this.socket) return
-      if (target.tls && /** @type {tls.TLSSocket} */ (socket).alpnProtocol !== 'h2') {
-        const chosen = /** @type {tls.TLSSocket} */ (socket).alpnProtocol || 'no protocol'
+      if (target.tls && /** @type {import('node:tls').TLSSocket} */ (socket).alpnProtocol !== 'h2') {
+        const chosen = /** @type {import('node:tls').TLSSocket} */ (socket).alpnProtocol || 'no protocol'
         this.lastError = Object.assign(new Error('no h2 in ALPN'), { code: NO_HTTP2, chosen })
         this.restart('invalid')
         return

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { dynoError } from '../errors.js'
 
@@ -34,6 +34,8 @@ export function openFileLimit () {
     if (process.platform !== 'win32') {
       try {
         // A child inherits this process's limit.
+        /** @type {typeof import('node:child_process')} */
+        const { execFileSync } = createRequire(import.meta.url)('node:child_process')
         const text = execFileSync('/bin/sh', ['-c', 'ulimit -n'], { encoding: 'utf8', timeout: 2000 }).trim()
         cachedLimit = text === 'unlimited' ? Infinity : Number(text) || null
       } catch {}

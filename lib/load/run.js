@@ -1,5 +1,4 @@
 import { hostname } from 'node:os'
-import { Worker } from 'node:worker_threads'
 import { dynoError, revivedError } from '../errors.js'
 import { engineConfig } from './config.js'
 import { LoadEngine } from './engine.js'
@@ -100,6 +99,7 @@ async function runHere (options, report, signal) {
  */
 async function runInWorkers (options, report, signal) {
   const parts = options.workers
+  const { Worker } = await import('node:worker_threads')
   // Functions do not cross threads: workers load a requests file themselves.
   const shared = { ...options, url: options.url.href, requests: options.requestsFile ? undefined : options.requests }
   /** @type {EngineTick[]} */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { dynoError, fileProblem } from '../../errors.js'
@@ -13,7 +14,8 @@ import { createStyle } from '../../report/style.js'
 import { parseFlags } from '../../cli/flags.js'
 import { interruptSignal } from '../../cli/io.js'
 
-const VERSION = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')).version
+/** dyno's version, for the image a Kubernetes Job runs; read only then. */
+const version = () => JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version
 
 /** The flags that make manifests instead of a load. */
 const KUBERNETES_FLAGS = /** @type {const} */ (['kubernetes', 'image', 'namespace', 'out'])
@@ -200,7 +202,7 @@ async function writeKubernetes (options, values, given, io) {
     url: options.url,
     flags: passedOn(values, given),
     files,
-    image: values.image ?? `dyno:${VERSION}`,
+    image: values.image ?? `dyno:${version()}`,
     namespace: values.namespace,
     now,
     startAt: options.startAt,
@@ -214,7 +216,7 @@ async function writeKubernetes (options, values, given, io) {
   const commands = kubernetesCommands(manifests, { namespace: values.namespace, file, failOn: values['fail-on'] })
   const untilStart = Math.floor((Date.parse(manifests.startAt) - now) / 1000)
   const header = [
-    `dyno load: ${generators} generator${generators === 1 ? '' : 's'} as the pods of the Job ${manifests.name}, image ${values.image ?? `dyno:${VERSION}`}, ${manifests.cpu} CPU each.`,
+    `dyno load: ${generators} generator${generators === 1 ? '' : 's'} as the pods of the Job ${manifests.name}, image ${values.image ?? `dyno:${version()}`}, ${manifests.cpu} CPU each.`,
     `They start the load together at ${manifests.startAt} (${untilStart} s from now): apply the manifests at once,`,
     'or make them again, or give --start-at a time after every pod is running.',
     '',
