@@ -6,6 +6,11 @@
  *
  * A line that spans two chunks is carried over in a small buffer; that is the
  * only copy, and it happens only when a packet boundary falls inside a line.
+ *
+ * A server under load mostly sends the same head again and again, its Date
+ * changing once a second. So the parser keeps the last head it read whole
+ * from one chunk, with what it found in it, and a response whose head has
+ * the same bytes skips the line by line reading.
  */
 
 const LF = 10
@@ -16,6 +21,8 @@ const COLON = 58
 
 const MAX_LINE = 16 * 1024
 const MAX_HEADER_LINES = 200
+/** The longest response head the parser remembers (see sameHead). */
+const MAX_SAVED_HEAD = 512
 
 const STATUS_LINE = 0
 const HEADER_LINE = 1
@@ -133,6 +140,21 @@ export class ResponseParser {
     this.headerLines = 0
     this.remaining = 0
     this.bodyBytes = 0
+    /** Where the head being read starts in the chunk being parsed; -1: not all in it. */
+    this.headFrom = -1
+    // The last head read whole, and what it said.
+    const saved = new ArrayBuffer(MAX_SAVED_HEAD)
+    this.savedHead = new Uint8Array(saved)
+    this.savedWords = new Int32Array(saved)
+    this.savedLength = 0
+    this.savedStatus = 0
+    this.savedMinorVersion = 1
+    this.savedContentLength = -1
+    this.savedChunked = false
+    this.savedCloseHeader = false
+    this.savedKeepAliveHeader = false
+    /** Set by headersDone() for the head that ends on the line being read. */
+    this.headEnded = false
     this.reset()
   }
 
@@ -183,8 +205,19 @@ export class ResponseParser {
     }
     const words = this.words
     const base = buf.byteOffset
+    this.headFrom = -1
     while (i < end) {
       const state = this.state
+      if (state === STATUS_LINE && this.carryLength === 0) {
+        const n = this.savedLength
+        if (n !== 0 && end - i >= n && this.sameHead(buf, words, base, i, n) && !this.sink.wantsDate?.()) {
+          this.restoreHead()
+          i += n
+          this.headersDone()
+          continue
+        }
+        this.headFrom = i
+      }
       if (state === BODY_LENGTH || state === CHUNK_DATA) {
         const n = Math.min(this.remaining, end - i)
         if (this.bodyParts !== null) this.bodyParts.push(Buffer.from(buf.subarray(i, i + n)))
@@ -210,20 +243,67 @@ export class ResponseParser {
         }
         if (this.carryLength === 0) {
           this.line(buf, i, lf > i && buf[lf - 1] === CR ? lf - 1 : lf)
+          if (this.headEnded) this.saveHead(buf, lf + 1)
         } else {
           this.keep(buf, i, lf)
           const c = this.carry
           const n = this.carryLength
           this.carryLength = 0
           if (this.state !== FAILED) this.line(c, 0, n > 0 && c[n - 1] === CR ? n - 1 : n)
+          this.headEnded = false
         }
         i = lf + 1
       }
     }
   }
 
+  /**
+   * Whether `buf[i..i+n)` are the bytes of the saved head: compared four at
+   * a time when both are aligned alike (a response at the start of the read buffer).
+   * @param {Buffer} buf @param {Int32Array | null} words @param {number} base @param {number} i @param {number} n
+   */
+  sameHead (buf, words, base, i, n) {
+    const saved = this.savedHead
+    let k = 0
+    if (words !== null && ((base + i) & 3) === 0) {
+      const savedWords = this.savedWords
+      const w = (base + i) >>> 2
+      const whole = n >>> 2
+      for (; k < whole; k++) {
+        if (words[w + k] !== savedWords[k]) return false
+      }
+      k <<= 2
+    }
+    for (; k < n; k++) {
+      if (buf[i + k] !== saved[k]) return false
+    }
+    return true
+  }
+
+  /** A head ended at `buf[end]`: keeps it for sameHead() when all of it was read from `buf`, since headFrom. @param {Buffer} buf @param {number} end */
+  saveHead (buf, end) {
+    this.headEnded = false
+    const from = this.headFrom
+    this.headFrom = -1
+    const n = end - from
+    if (from < 0 || n > MAX_SAVED_HEAD) return
+    this.savedHead.set(buf.subarray(from, end))
+    this.savedLength = n
+  }
+
+  /** What the saved head said, as if it had been read again. */
+  restoreHead () {
+    this.status = this.savedStatus
+    this.minorVersion = this.savedMinorVersion
+    this.contentLength = this.savedContentLength
+    this.chunked = this.savedChunked
+    this.closeHeader = this.savedCloseHeader
+    this.keepAliveHeader = this.savedKeepAliveHeader
+  }
+
   /** Keeps the start of a line that continues in the next chunk. */
   keep (/** @type {Buffer} */ buf, /** @type {number} */ s, /** @type {number} */ e) {
+    this.headFrom = -1
     const need = this.carryLength + (e - s)
     if (need > MAX_LINE) return this.fail('header-too-large')
     if (need > this.carry.length) {
@@ -281,7 +361,10 @@ export class ResponseParser {
 
   /** `Name: value`, or the empty line that ends the headers. @param {Buffer} b @param {number} s @param {number} e */
   headerLine (b, s, e) {
-    if (e === s) return this.headersDone()
+    if (e === s) {
+      this.noteHead()
+      return this.headersDone()
+    }
     if (++this.headerLines > MAX_HEADER_LINES) return this.fail('header-too-large')
     // Only three headers matter, so look for a colon where theirs would be
     // instead of scanning every line for it.
@@ -336,6 +419,18 @@ export class ResponseParser {
   dateLine (b, s, e) {
     if (!equalsLower(b, s, s + 4, DATE) || !this.sink.wantsDate?.()) return
     this.sink.onDate?.(b.toString('latin1', s + 5, e).trim())
+  }
+
+  /** The head just read ends here: notes what it said, for saveHead() to keep with its bytes. */
+  noteHead () {
+    this.headEnded = true
+    this.savedLength = 0
+    this.savedStatus = this.status
+    this.savedMinorVersion = this.minorVersion
+    this.savedContentLength = this.contentLength
+    this.savedChunked = this.chunked
+    this.savedCloseHeader = this.closeHeader
+    this.savedKeepAliveHeader = this.keepAliveHeader
   }
 
   headersDone () {

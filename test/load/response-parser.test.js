@@ -112,3 +112,69 @@ test('chunked is the body\'s framing only as the last coding of Transfer-Encodin
   const first = parse('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\nabcdef', { close: true })
   assert.deepEqual(first.responses.map((r) => [r.status, r.bodyBytes]), [[200, 6]])
 })
+
+/**
+ * One parser fed `chunks`, each alone at the start of a buffer, as the
+ * engine's shared read buffer holds them; returns what it saw.
+ * @param {string[]} chunks @param {{ head?: boolean[], wantsDate?: () => boolean }} [options]
+ */
+function parseChunks (chunks, options = {}) {
+  /** @type {{ status: number, bodyBytes: number, willClose: boolean }[]} */
+  const responses = []
+  /** @type {string[]} */
+  const dates = []
+  const head = options.head ?? []
+  const parser = new ResponseParser({
+    expectsNoBody: () => head[responses.length] === true,
+    onResponse: (status, bodyBytes, willClose) => responses.push({ status, bodyBytes, willClose }),
+    onParseError: (kind) => assert.fail(kind),
+    wantsDate: options.wantsDate,
+    onDate: (date) => dates.push(date)
+  })
+  const shared = Buffer.alloc(4096)
+  for (const chunk of chunks) {
+    const n = shared.write(chunk, 'latin1')
+    parser.execute(shared, 0, n)
+  }
+  return { responses, dates, parser }
+}
+
+const nginxHead = (length = 11, date = 'Fri, 27 Nov 2026 00:00:00 GMT', connection = 'keep-alive') =>
+  `HTTP/1.1 200 OK\r\nServer: nginx\r\nDate: ${date}\r\nContent-Type: text/plain\r\nContent-Length: ${length}\r\nConnection: ${connection}\r\n\r\n`
+
+test('a head the same as the last one reads as it did, and one byte apart reads anew', () => {
+  const { responses, parser } = parseChunks([
+    nginxHead() + 'hello world',
+    nginxHead() + 'hello world',
+    nginxHead(13) + 'hello, world!',
+    nginxHead(13) + 'hello, world!',
+    nginxHead(13, undefined, 'close') + 'hello, world!'
+  ])
+  assert.ok(parser.savedLength > 0, 'the last head was kept')
+  assert.deepEqual(responses, [
+    { status: 200, bodyBytes: 11, willClose: false },
+    { status: 200, bodyBytes: 11, willClose: false },
+    { status: 200, bodyBytes: 13, willClose: false },
+    { status: 200, bodyBytes: 13, willClose: false },
+    { status: 200, bodyBytes: 13, willClose: true }
+  ])
+})
+
+test('a head the same as the last one still answers a HEAD request without a body', () => {
+  const { responses } = parseChunks([nginxHead(5) + 'hello', nginxHead(5), nginxHead(5) + 'hello'], { head: [false, true, false] })
+  assert.deepEqual(responses.map((r) => r.bodyBytes), [5, 0, 5])
+})
+
+test('a head the same as the last one still gives its Date when the clock wants it', () => {
+  const { dates } = parseChunks([nginxHead() + 'hello world', nginxHead() + 'hello world', nginxHead() + 'hello world'], { wantsDate: () => true })
+  assert.deepEqual(dates, Array(3).fill('Fri, 27 Nov 2026 00:00:00 GMT'))
+})
+
+test('pipelined responses with the same head, at any alignment, split anywhere', () => {
+  const wire = (nginxHead() + 'hello world').repeat(3) + (nginxHead(2) + 'ok').repeat(2)
+  const whole = parseChunks([wire]).responses
+  assert.deepEqual(whole.map((r) => r.bodyBytes), [11, 11, 11, 2, 2])
+  for (let cut = 1; cut < wire.length; cut += 7) {
+    assert.deepEqual(parseChunks([wire.slice(0, cut), wire.slice(cut)]).responses, whole, `split at ${cut}`)
+  }
+})
