@@ -55,11 +55,13 @@ function ulp (x) {
 }
 
 export class CountsHistogram {
-  /** @param {Float64Array} counts @param {number} total */
-  constructor (counts, total) {
+  /** @param {Float64Array} counts @param {number} total @param {number} max the largest value recorded, µs (0: none) */
+  constructor (counts, total, max) {
     this.counts = counts
     this.totalCount = total
     this.countsArrayLength = COUNTS_LENGTH
+    /** Past the max's bucket, every count is 0. */
+    this.limit = max > 0 ? indexOf(max) + 1 : 1
   }
 
   /** @param {number} i */
@@ -97,7 +99,7 @@ export class CountsHistogram {
     const fp = (Math.min(percentile, 100) / 100) * this.totalCount
     const at = Math.max(Math.ceil(fp - ulp(fp)), 1)
     let seen = 0
-    for (let i = 0; i < COUNTS_LENGTH; i++) {
+    for (let i = 0; i < this.limit; i++) {
       seen += this.counts[i]
       if (seen >= at) {
         const v = bucketValue(i)
@@ -110,8 +112,7 @@ export class CountsHistogram {
   /** The compressed base64 form other HdrHistogram tools read: what hdr-histogram-js's encoder writes. */
   encodeIntoCompressedBase64 () {
     const counts = this.counts
-    let limit = COUNTS_LENGTH
-    while (limit > 1 && counts[limit - 1] === 0) limit--
+    const limit = this.limit
     const words = []
     for (let i = 0; i < limit;) {
       const count = counts[i++]

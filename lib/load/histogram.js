@@ -106,8 +106,10 @@ export class LatencyRecorder {
   takeInterval () {
     const counts = this.counts
     const mark = (this.mark ??= new Float64Array(COUNTS_LENGTH))
+    // Nothing was recorded past the max's bucket.
+    const limit = this.max > 0 ? indexOf(this.max) + 1 : 0
     let n = 0
-    for (let i = 0; i < COUNTS_LENGTH; i++) n += counts[i] - mark[i]
+    for (let i = 0; i < limit; i++) n += counts[i] - mark[i]
     if (n === 0) return null
     const at50 = Math.ceil(n * 0.5)
     const at99 = Math.ceil(n * 0.99)
@@ -115,7 +117,7 @@ export class LatencyRecorder {
     let p50 = 0
     let p99 = 0
     let max = 0
-    for (let i = 0; i < COUNTS_LENGTH; i++) {
+    for (let i = 0; i < limit; i++) {
       const d = counts[i] - mark[i]
       if (d === 0) continue
       seen += d
@@ -123,13 +125,13 @@ export class LatencyRecorder {
       if (p50 === 0 && seen >= at50) p50 = max
       if (p99 === 0 && seen >= at99) p99 = max
     }
-    mark.set(counts)
+    mark.set(counts.subarray(0, limit))
     return { count: n, p50: p50 / 1000, p99: p99 / 1000, max: max / 1000 }
   }
 
   /** What was recorded, as the summary reads it. */
   toHistogram () {
-    return new CountsHistogram(this.counts, this.total)
+    return new CountsHistogram(this.counts, this.total, this.max)
   }
 }
 
