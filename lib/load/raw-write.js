@@ -8,7 +8,8 @@ import { getSystemErrorName } from 'node:util'
  * (Node 20 to 24: the caller makes the request object; Node 26: the handle
  * makes one only when the write must wait), so `rawWriter()` recognises the
  * form at run time and returns null when it knows neither, or when reaching
- * it would print a deprecation warning; connections then use socket.write().
+ * it would print a deprecation warning; connections then use socket.write(),
+ * and the run's result says so (`generator.rawWrite: false`).
  *
  * A raw write is only made when the socket's stream has nothing queued, so
  * that bytes leave in the order they were written. A write the kernel cannot

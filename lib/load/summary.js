@@ -73,6 +73,9 @@ export const SAMPLE_PERCENTILES = [1, 2.5, 50, 97.5]
  * @property {number} threads the threads that made the load (the worker threads, or this one)
  * @property {number} cpu the share of those threads' time spent on the CPU, 0 to 1: near 1, the
  *   generator, not the server, set the pace
+ * @property {boolean | null} rawWrite plain sockets were written past Node's stream (raw-write.js);
+ *   false: this Node offers no way to (or --pending-deprecation is on), and each request cost more
+ *   CPU; null: not known (a result of an older dyno)
  */
 
 /**
@@ -141,7 +144,7 @@ function addSamples (into, from) {
 /**
  * @param {RawResult} raw
  * @param {import('./options.js').ResolvedOptions} options
- * @param {{ interrupted: boolean, cpuMs: number, host: string, pid: number }} how
+ * @param {{ interrupted: boolean, cpuMs: number, host: string, pid: number, rawWrite: boolean }} how
  * @returns {LoadResult}
  */
 export function summarize (raw, options, how) {
@@ -194,7 +197,7 @@ export function summarize (raw, options, how) {
     segment: segmentShare(options),
     startAt: options.startAt === null ? null : new Date(options.startAt).toISOString(),
     serverClock: raw.serverClock ? { low: Math.round(raw.serverClock.low), high: Math.round(raw.serverClock.high) } : null,
-    generator: { host: how.host, pid: how.pid, threads, cpu: raw.durationMs > 0 ? round(Math.min(1, how.cpuMs / (raw.durationMs * threads)), 3) : 0 }
+    generator: { host: how.host, pid: how.pid, threads, cpu: raw.durationMs > 0 ? round(Math.min(1, how.cpuMs / (raw.durationMs * threads)), 3) : 0, rawWrite: how.rawWrite }
   }
 }
 

@@ -93,6 +93,6 @@ function withDefaults (value) {
     segment: value.segment ?? { index: 0, count: 1, connections: value.connections, amount: null, rate: value.rate ?? null },
     startAt: value.startAt ?? null,
     serverClock: value.serverClock ?? null,
-    generator: value.generator ?? { host: 'unknown', pid: 0, threads: 1, cpu: 0 }
+    generator: { rawWrite: null, ...(value.generator ?? { host: 'unknown', pid: 0, threads: 1, cpu: 0 }) }
   }
 }

@@ -141,7 +141,7 @@ export function mergeResults (parts) {
     serverClock: null,
     segment: { index: 0, count: 1, connections: first.connections, amount: first.plan.amount, rate: first.rate },
     startAt: first.startAt,
-    generator: { host: [...new Set(results.map((r) => r.generator.host))].join(', '), pid: 0, threads: sum(results.map((r) => r.generator.threads)), cpu: Math.max(...results.map((r) => r.generator.cpu)) },
+    generator: { host: [...new Set(results.map((r) => r.generator.host))].join(', '), pid: 0, threads: sum(results.map((r) => r.generator.threads)), cpu: Math.max(...results.map((r) => r.generator.cpu)), rawWrite: allOf(results.map((r) => r.generator.rawWrite)) },
     generators: parts.map((p) => generatorLine(p, start)),
     warnings: partWarnings(parts, start)
   }
@@ -254,4 +254,13 @@ export function clocksApart (parts) {
     }
   }
   return worst
+}
+
+/**
+ * Whether every generator wrote raw: false when one did not, null when one's result does not say.
+ * @param {(boolean | null)[]} flags
+ */
+function allOf (flags) {
+  if (flags.includes(false)) return false
+  return flags.includes(null) ? null : true
 }

@@ -36,7 +36,7 @@ function recordedResult ({ responses = 1000 } = {}) {
     targetRefusing: false,
     failure: null
   }
-  return summarize(raw, resolveOptions({ url: 'http://127.0.0.1:3000/' }), { interrupted: false, cpuMs: 0, host: 'here', pid: 1 })
+  return summarize(raw, resolveOptions({ url: 'http://127.0.0.1:3000/' }), { interrupted: false, cpuMs: 0, host: 'here', pid: 1, rawWrite: true })
 }
 
 /** @param {string} text @param {LoadResult} result */

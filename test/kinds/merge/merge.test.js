@@ -37,7 +37,7 @@ function result (latenciesUs, at = {}) {
     failure: null
   }
   const options = resolveOptions({ url: at.url ?? URL, connections: 6, segment: { index: at.index ?? 0, count: at.count ?? 1 } })
-  return summarize(raw, options, { interrupted: false, cpuMs: at.cpuMs ?? 100, host: 'gen', pid: 1 })
+  return summarize(raw, options, { interrupted: false, cpuMs: at.cpuMs ?? 100, host: 'gen', pid: 1, rawWrite: true })
 }
 
 test('the merged percentiles are those of one histogram of every request', () => {
