@@ -90,6 +90,16 @@ export function reconnect (connection) {
   }, delay)
 }
 
+/**
+ * Cancels a reconnect that waits for its back-off: the connection is dropped.
+ * @param {{ reconnectTimer: NodeJS.Timeout | null }} connection
+ */
+export function cancelReconnect (connection) {
+  if (connection.reconnectTimer === null) return
+  clearTimeout(connection.reconnectTimer)
+  connection.reconnectTimer = null
+}
+
 export class Connection {
   /** @param {Wire} wire @param {Scheduler} scheduler @param {LoadEngine} engine */
   constructor (wire, scheduler, engine) {
@@ -446,10 +456,7 @@ export class Connection {
     this.socket = null
     this.connected = false
     this.unwritten.length = 0
-    if (this.reconnectTimer !== null) {
-      clearTimeout(this.reconnectTimer)
-      this.reconnectTimer = null
-    }
+    cancelReconnect(this)
     if (socket !== null) socket.destroy()
   }
 

@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { NO_HTTP2, classifyError, timedOut } from './connect-error.js'
-import { netAddress, reconnect, tlsModule, tlsOptions } from './connection.js'
+import { cancelReconnect, netAddress, reconnect, tlsModule, tlsOptions } from './connection.js'
 import { ResponseHead, encodeHeaderBlock } from './hpack.js'
 import {
   ACK, CANCEL, CONTINUATION, DATA, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW, END_HEADERS, END_STREAM, FRAME_HEADER, FrameReader,
@@ -821,10 +821,7 @@ export class Http2Connection {
     this.out = EMPTY
     this.outLength = 0
     this.continuing = 0
-    if (this.reconnectTimer !== null) {
-      clearTimeout(this.reconnectTimer)
-      this.reconnectTimer = null
-    }
+    cancelReconnect(this)
     if (socket !== null) socket.destroy()
   }
 
