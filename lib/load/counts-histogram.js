@@ -62,6 +62,10 @@ export class CountsHistogram {
     this.countsArrayLength = COUNTS_LENGTH
     /** Past the max's bucket, every count is 0. */
     this.limit = max > 0 ? indexOf(max) + 1 : 1
+    // Where the last percentile's walk stopped: the summary asks for them in
+    // increasing order, and each walk resumes there.
+    this.walkedTo = 0
+    this.walkedCount = 0
   }
 
   /** @param {number} i */
@@ -98,10 +102,17 @@ export class CountsHistogram {
   getValueAtPercentile (percentile) {
     const fp = (Math.min(percentile, 100) / 100) * this.totalCount
     const at = Math.max(Math.ceil(fp - ulp(fp)), 1)
+    let i = 0
     let seen = 0
-    for (let i = 0; i < this.limit; i++) {
+    if (at > this.walkedCount) {
+      i = this.walkedTo
+      seen = this.walkedCount
+    }
+    for (; i < this.limit; i++) {
       seen += this.counts[i]
       if (seen >= at) {
+        this.walkedTo = i
+        this.walkedCount = seen - this.counts[i]
         const v = bucketValue(i)
         return percentile === 0 ? this.lowestEquivalentValue(v) : this.highestEquivalentValue(v)
       }
