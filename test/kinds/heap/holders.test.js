@@ -71,3 +71,21 @@ test('a property of the global object is named as the variable it is, on every N
   const { leaks } = await analyzeHeap([before, after], { cwd: dirname(before), readSource: () => null })
   assert.deepEqual(leaks.map((leak) => [leak.constructor, leak.holder]), [['InGlobal', '`registry` properties']])
 })
+
+test('what dyno\'s agent holds under its own symbols is not the holder: the app\'s variable is', async () => {
+  // The agent's count of the requests in flight reaches their objects in fewer steps than the app's own.
+  const [before, after] = takeSnapshots(`
+    class Held { constructor (i) { this.i = i } }
+    globalThis.app = { state: { pending: { items: [] } } }
+    globalThis[Symbol.for('dyno.openRequests')] = []
+    snapshot()
+    for (let i = 0; i < 300; i++) {
+      const held = new Held(i)
+      app.state.pending.items.push(held)
+      globalThis[Symbol.for('dyno.openRequests')].push(held)
+    }
+    snapshot()
+  `)
+  const { leaks } = await analyzeHeap([before, after], { cwd: dirname(before), readSource: () => null })
+  assert.deepEqual(leaks.map((leak) => [leak.constructor, leak.holder]), [['Held', '`app.state.pending.items` array items']])
+})

@@ -6,8 +6,10 @@
  * The search goes as DevTools' does: first from the user's roots (the
  * global objects the root marks with shortcut edges), so that a path
  * through the app's own objects wins over one through V8's internals; then
- * from the root for the rest, leaving the string table aside (it holds every
- * internalized string, a path no one can act on) until nothing else is left.
+ * from the root for the rest, leaving aside until nothing else is left the
+ * string table (it holds every internalized string, a path no one can act
+ * on) and what dyno's agent keeps under its own symbols (its count of the
+ * requests in flight holds them, and the app's objects they reach).
  *
  * @typedef {object} PathTree
  * @property {Uint32Array} parentEdge edge index + 1 that first reached each node (0: a root, or not reached)
@@ -16,6 +18,8 @@
 
 const UNREACHED = 0xffffffff
 const SIDE_ROOTS = new Set(['(Internalized strings)', '(External strings)', '(Startup object cache)', '(Read-only roots)'])
+/** How V8 names a property keyed by one of the agent's symbols (Symbol.for('dyno.…')). */
+const AGENT_PROPERTY = '<symbol dyno.'
 
 /**
  * @param {import('./snapshot.js').HeapSnapshot} s
@@ -32,6 +36,11 @@ export function shortestPaths (s) {
     for (let f = s.firstEdge[gcRoots]; f < s.firstEdge[gcRoots + 1]; f++) {
       if (SIDE_ROOTS.has(s.name(s.edgeTo[f]))) aside[s.edgeTo[f]] = 1
     }
+  }
+  const agentNames = s.strings.startingWith(AGENT_PROPERTY)
+  const property = s.edges.property
+  for (let e = 0; e < s.edgeTo.length; e++) {
+    if (s.edgeType[e] === property && agentNames[s.edgeName[e]] === 1) aside[s.edgeTo[e]] = 1
   }
 
   let tail = 0

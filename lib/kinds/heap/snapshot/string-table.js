@@ -79,6 +79,25 @@ export class StringTable {
     return text
   }
 
+  /**
+   * Which strings start with `prefix` (ASCII, no escapes), one flag per
+   * string, from the raw bytes: nothing is decoded.
+   * @param {string} prefix
+   * @returns {Uint8Array}
+   */
+  startingWith (prefix) {
+    const wanted = Buffer.from(prefix, 'latin1')
+    const flags = new Uint8Array(this.count)
+    for (let i = 0; i < this.count; i++) {
+      if ((this.lengths[i] & ~TRUNCATED) < wanted.length) continue
+      const start = this.starts[i]
+      const block = this.blocks[Math.floor(start / BLOCK_BYTES)]
+      const offset = start % BLOCK_BYTES
+      if (block.compare(wanted, 0, wanted.length, offset, offset + wanted.length) === 0) flags[i] = 1
+    }
+    return flags
+  }
+
   /** @param {number} index */
   truncated (index) {
     return (this.lengths[index] & TRUNCATED) !== 0
