@@ -3,7 +3,7 @@ import { once } from 'node:events'
 
 /**
  * An app started without dyno, as a user's running server is: for --pid.
- * Resolves once it prints "listening <port>" (or "listening on http://host:<port>/").
+ * Resolves once it prints "listening <port>" (or "listening on http://127.0.0.1:<port>/").
  * @param {string[]} args node's arguments: its flags, the script, the script's
  * @param {{ env?: NodeJS.ProcessEnv, node?: string }} [options]
  */
