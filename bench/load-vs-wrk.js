@@ -6,7 +6,11 @@
  * dyno/wrk for requests per second and CPU time per request, with 95%
  * intervals.
  *
- *   node bench/load-vs-wrk.js [--rounds 10] [--duration 3] [--connections 100] [--dyno path/to/bin/dyno.js] [--against wrk|path/to/bin/dyno.js]
+ *   node bench/load-vs-wrk.js [--rounds 10] [--duration 10] [--connections 100] [--dyno path/to/bin/dyno.js] [--against wrk|path/to/bin/dyno.js]
+ *
+ * Runs last 10 s by default, wrk's and dyno's own default: dyno's start
+ * (Node's and its modules', ~0.1 s of CPU) counts in its CPU per request,
+ * and on runs of a few seconds it would weigh more than it does in use.
  *
  * `--dyno` runs another checkout's dyno, `--node` another Node binary;
  * `--against` another checkout's dyno instead of wrk, to measure a change
@@ -21,7 +25,7 @@ import { startNginx } from './lib/nginx.js'
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '10' },
-    duration: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '100' },
     dyno: { type: 'string', default: fileURLToPath(new URL('../bin/dyno.js', import.meta.url)) },
     against: { type: 'string', default: 'wrk' },

@@ -1,30 +1,19 @@
-import { createRequire } from 'node:module'
-import net from 'node:net'
 import { classifyError, timedOut } from './connect-error.js'
 import { ResponseParser } from './response-parser.js'
 import { rawWriter } from './raw-write.js'
+import { openSocket } from './socket.js'
 import { buildDynamicRequest, encodeRequest, hookError } from './request.js'
 
 const raw = rawWriter()
-const require = createRequire(import.meta.url)
-
-/**
- * node:tls, loaded by the first TLS connection: loading it (and OpenSSL's
- * side of node:crypto) costs a plain run ~10 ms of CPU.
- * @returns {typeof import('node:tls')}
- */
-export function tlsModule () {
-  return require('node:tls')
-}
-
 /**
  * One socket of the load: sends requests (up to `pipelining` in flight),
  * parses responses, and reconnects after the server closes or fails. It asks
  * its scheduler for work and reports what happened to its engine, through
  * their methods only. Every socket of an engine reads into one shared buffer
- * (`onread`), so reading costs no allocation.
+ * (socket.js), so reading costs no allocation.
  */
 
+/** @typedef {import('node:net').Socket} Socket */
 /** @typedef {import('./engine.js').LoadEngine} LoadEngine */
 /** @typedef {import('./engine.js').ErrorKind} ErrorKind */
 /** @typedef {import('./request.js').EncodedRequest} EncodedRequest */
@@ -47,30 +36,6 @@ export function tlsModule () {
  *   a connection has `free` slots; the scheduler calls its `send` with what is due
  * @property {() => boolean} hasMore whether requests are still to be handed out
  */
-
-/**
- * Where a plain socket connects: the unix socket, or the host and port.
- * @param {import('./engine.js').Target} target
- * @returns {{ path: string } | { host: string, port: number }}
- */
-export function netAddress (target) {
-  return target.socketPath !== undefined ? { path: target.socketPath } : { host: target.address ?? target.hostname, port: target.port }
-}
-
-/**
- * How a TLS socket connects and verifies, offering `protocols` by ALPN.
- * @param {import('./engine.js').Target} target @param {string[]} protocols
- * @returns {import('node:tls').ConnectionOptions}
- */
-export function tlsOptions (target, protocols) {
-  return {
-    ...netAddress(target),
-    servername: target.servername,
-    rejectUnauthorized: !target.insecure,
-    ca: target.ca,
-    ALPNProtocols: protocols
-  }
-}
 
 /**
  * Opens a connection again after it closed or failed: at once, or, while the
@@ -106,7 +71,7 @@ export class Connection {
     this.wire = wire
     this.scheduler = scheduler
     this.engine = engine
-    /** @type {net.Socket | null} */
+    /** @type {Socket | null} */
     this.socket = null
     this.parser = new ResponseParser(this, wire.captureBody)
     this.connected = false
@@ -152,19 +117,7 @@ export class Connection {
     this.closeAfterRead = false
     this.parser.reset()
     this.connectStartedAt = performance.now()
-    const onread = {
-      buffer: wire.readBuffer,
-      callback: (/** @type {number} */ n, /** @type {Uint8Array} */ buf) => this.onRead(n, /** @type {Buffer} */ (buf))
-    }
-    /** @type {net.Socket} */
-    const socket = target.tls
-      ? tlsModule().connect({
-        ...tlsOptions(target, ['http/1.1']),
-        // tls.connect hands onread to the socket, though its types omit it.
-        ...(/** @type {object} */ ({ onread }))
-      })
-      : net.connect({ ...netAddress(target), onread })
-    socket.setNoDelay(true)
+    const socket = openSocket(target, ['http/1.1'], wire.readBuffer, (n, buf) => this.onRead(n, buf))
     this.socket = socket
     socket.on(target.tls ? 'secureConnect' : 'connect', () => this.onConnect(socket))
     socket.on('error', (err) => {
@@ -212,7 +165,7 @@ export class Connection {
     this.pump()
   }
 
-  /** @param {net.Socket} socket */
+  /** @param {Socket} socket */
   onConnect (socket) {
     if (socket !== this.socket) return
     this.connected = true
@@ -260,7 +213,7 @@ export class Connection {
    */
   send (n, intended, interval = 0) {
     const wire = this.wire
-    const socket = /** @type {net.Socket} */ (this.socket)
+    const socket = /** @type {Socket} */ (this.socket)
     const requests = wire.requests
     const now = this.now
     const freeSince = this.idle ? this.idleSince : Infinity
@@ -309,7 +262,7 @@ export class Connection {
 
   /**
    * Writes past the socket's stream where Node allows it (see raw-write.js).
-   * @param {net.Socket} socket @param {Buffer} data
+   * @param {Socket} socket @param {Buffer} data
    */
   write (socket, data) {
     if (raw === null || this.wire.target.tls || !raw.write(socket, data)) socket.write(data)
@@ -333,7 +286,7 @@ export class Connection {
    * Writes the unwritten requests one after the other, each once its hook
    * has resolved; their latency counts from then, as the hook's time is the
    * generator's, not the server's.
-   * @param {net.Socket} socket @param {Promise<Buffer>} first the bytes of the oldest unwritten request
+   * @param {Socket} socket @param {Promise<Buffer>} first the bytes of the oldest unwritten request
    */
   async writeInOrder (socket, first) {
     /** @type {Buffer | Promise<Buffer> | null} */
@@ -415,7 +368,7 @@ export class Connection {
     this.closeAfterRead = true
   }
 
-  /** @param {net.Socket} socket */
+  /** @param {Socket} socket */
   onClose (socket) {
     if (socket !== this.socket || this.engine.isStopped()) return
     if (this.parser.finish()) {

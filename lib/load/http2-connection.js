@@ -1,6 +1,6 @@
-import net from 'node:net'
 import { NO_HTTP2, classifyError, timedOut } from './connect-error.js'
-import { cancelReconnect, netAddress, reconnect, tlsModule, tlsOptions } from './connection.js'
+import { cancelReconnect, reconnect } from './connection.js'
+import { openSocket } from './socket.js'
 import { ResponseHead, encodeHeaderBlock } from './hpack.js'
 import {
   ACK, CANCEL, CONTINUATION, DATA, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW, END_HEADERS, END_STREAM, FRAME_HEADER, FrameReader,
@@ -10,6 +10,7 @@ import {
 } from './http2-frames.js'
 import { buildDynamicRequest, hookError } from './request.js'
 
+/** @typedef {import('node:net').Socket} Socket */
 /**
  * One HTTP/2 connection of the load: a socket whose streams carry up to
  * `streams` requests at a time. It answers its engine and scheduler as an
@@ -117,7 +118,7 @@ export class Http2Connection {
     this.wire = wire
     this.scheduler = scheduler
     this.engine = engine
-    /** @type {net.Socket | null} */
+    /** @type {Socket | null} */
     this.socket = null
     this.connected = false
     this.connectStartedAt = 0
@@ -200,20 +201,12 @@ export class Http2Connection {
     this.firstBytes = null
     this.reader.reset()
     this.connectStartedAt = performance.now()
-    /** @type {net.Socket | null} */
+    /** @type {Socket | null} */
     let self = null
-    const onread = {
-      buffer: this.wire.readBuffer,
-      callback: (/** @type {number} */ n, /** @type {Uint8Array} */ buf) => this.onRead(/** @type {net.Socket} */ (self), n, /** @type {Buffer} */ (buf))
-    }
-    /** @type {net.Socket} */
-    const socket = target.tls
-      // Offering http/1.1 too lets a server without h2 answer the handshake, and say what it speaks.
-      ? tlsModule().connect({ ...tlsOptions(target, ['h2', 'http/1.1']), ...(/** @type {object} */ ({ onread })) })
-      : net.connect({ ...netAddress(target), onread })
+    // Offering http/1.1 too lets a server without h2 answer the handshake, and say what it speaks.
+    const socket = openSocket(target, ['h2', 'http/1.1'], this.wire.readBuffer, (n, buf) => this.onRead(/** @type {Socket} */ (self), n, buf))
     self = socket
     this.socket = socket
-    socket.setNoDelay(true)
     socket.on(target.tls ? 'secureConnect' : 'connect', () => {
       if (socket !== this.socket) return
       if (target.tls && /** @type {import('node:tls').TLSSocket} */ (socket).alpnProtocol !== 'h2') {
@@ -422,7 +415,7 @@ export class Http2Connection {
   }
 
   /**
-   * @param {net.Socket} socket @param {number} nread @param {Buffer} buf
+   * @param {Socket} socket @param {number} nread @param {Buffer} buf
    * @returns {boolean} true: keep reading
    */
   onRead (socket, nread, buf) {
@@ -769,7 +762,7 @@ export class Http2Connection {
     this.free.push(slot)
   }
 
-  /** @param {net.Socket} socket */
+  /** @param {Socket} socket */
   onClose (socket) {
     if (socket !== this.socket || this.engine.isStopped()) return
     const err = this.lastError

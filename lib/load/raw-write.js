@@ -1,4 +1,5 @@
 import { getSystemErrorName } from 'node:util'
+import { streamWrap } from './stream-wrap.js'
 
 /**
  * Writes to a plain TCP socket's handle, past its Writable stream. At 100k
@@ -7,9 +8,9 @@ import { getSystemErrorName } from 'node:util'
  * The handle's write method is Node's internal API, in one of two forms
  * (Node 20 to 24: the caller makes the request object; Node 26: the handle
  * makes one only when the write must wait), so `rawWriter()` recognises the
- * form at run time and returns null when it knows neither, or when reaching
- * it would print a deprecation warning; connections then use socket.write(),
- * and the run's result says so (`generator.rawWrite: false`).
+ * form at run time and returns null when it knows neither, or when the
+ * binding is out of reach (stream-wrap.js); connections then use
+ * socket.write(), and the run's result says so (`generator.rawWrite: false`).
  *
  * A raw write is only made when the socket's stream has nothing queued, so
  * that bytes leave in the order they were written. A write the kernel cannot
@@ -36,19 +37,9 @@ export function rawWriter () {
 
 /** @returns {RawWriter | null} */
 function probe () {
-  // process.binding() warns under --pending-deprecation; so would this.
-  const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`
-  if (options.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return null
-  /** @type {any} */
-  let binding
-  try {
-    // eslint-disable-next-line n/no-deprecated-api -- stream_wrap is in its allow list, and a probe fails safe
-    binding = /** @type {any} */ (process).binding('stream_wrap')
-  } catch {
-    return null
-  }
-  const state = binding?.streamBaseState
-  if (!(state instanceof Int32Array) || typeof binding.kBytesWritten !== 'number') return null
+  const binding = streamWrap()
+  if (binding === null || typeof binding.kBytesWritten !== 'number') return null
+  const state = binding.streamBaseState
   if (typeof binding.kLastWriteErr === 'number') return handleMadeRequests(state, binding.kLastWriteErr)
   if (typeof binding.WriteWrap === 'function' && typeof binding.kLastWriteWasAsync === 'number') {
     return callerMadeRequests(state, binding.WriteWrap, binding.kLastWriteWasAsync)

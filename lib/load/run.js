@@ -4,6 +4,7 @@ import { engineConfig } from './config.js'
 import { LoadEngine } from './engine.js'
 import { isLocalhost, loopbackAddress } from './loopback.js'
 import { resolveOptions } from './options.js'
+import { readsPastStream } from './raw-read.js'
 import { rawWriter } from './raw-write.js'
 import { loadRequestsFile } from './requests-file.js'
 import { shareOf, stripe } from './segment.js'
@@ -49,7 +50,7 @@ export async function load (options) {
     ? await runInWorkers(resolved, report, signal)
     : await runHere(resolved, report, signal)
   const cpu = process.cpuUsage(cpuBefore)
-  return summarize(raw, resolved, { interrupted: signal?.aborted ?? false, cpuMs: (cpu.user + cpu.system) / 1000, host: hostname(), pid: process.pid, rawWrite: rawWriter() !== null })
+  return summarize(raw, resolved, { interrupted: signal?.aborted ?? false, cpuMs: (cpu.user + cpu.system) / 1000, host: hostname(), pid: process.pid, rawWrite: rawWriter() !== null && readsPastStream })
 }
 
 /**
