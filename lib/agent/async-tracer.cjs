@@ -39,6 +39,7 @@
  */
 const { createHook, executionAsyncId } = require('node:async_hooks')
 const { promiseHooks } = require('node:v8')
+const { performance } = require('node:perf_hooks')
 const { CallSites } = require('./call-sites.cjs')
 const { socketAsyncId, watchSocketWrites } = require('./socket-writes.cjs')
 const { permanent } = require('./installed.cjs')

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 import { classifyError, timedOut } from './connect-error.js'
 import { ResponseParser } from './response-parser.js'
 import { rawWriter } from './raw-write.js'

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 import { ClosedModel } from './closed-model.js'
 import { explainConnectError } from './connect-error.js'
 import { Connection } from './connection.js'

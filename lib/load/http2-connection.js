@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 import { NO_HTTP2, classifyError, timedOut } from './connect-error.js'
 import { cancelReconnect, reconnect } from './connection.js'
 import { openSocket } from './socket.js'

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 import { MAX_TIMER_MS } from './timers.js'
 
 /**

@@ -126,6 +126,8 @@ export class ResponseParser {
     this.carryLength = 0
     /** The last buffer parsed, and the 32-bit view of its memory for findLF(). @type {Uint8Array | null} */
     this.wordsOf = null
+    /** `wordsOf`'s offset in its memory. */
+    this.wordsBase = 0
     /** @type {Int32Array | null} */
     this.words = null
     // Every field is set here with its final type, so V8 keeps one stable
@@ -200,11 +202,12 @@ export class ResponseParser {
     if (buf !== this.wordsOf) {
       const memory = buf.buffer
       this.wordsOf = buf
+      this.wordsBase = buf.byteOffset
       // Word indexes must fit 32-bit arithmetic; past 2 GB, findLF goes byte by byte.
       this.words = memory.byteLength < 2 ** 31 ? new Int32Array(memory, 0, memory.byteLength >>> 2) : null
     }
     const words = this.words
-    const base = buf.byteOffset
+    const base = this.wordsBase
     this.headFrom = -1
     while (i < end) {
       const state = this.state

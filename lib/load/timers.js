@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 /** The longest delay a Node timer keeps (about 24.8 days); a longer one fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1
 
