@@ -10,7 +10,9 @@ import { streamWrap } from './stream-wrap.js'
  * shared state. The function set here passes a read with data straight to
  * the connection and everything else (the end of the stream, an error, a
  * read on a socket already destroyed) to the stream's own function, so that
- * the socket ends and fails exactly as it would otherwise.
+ * the socket ends and fails as it would otherwise. What a read with data
+ * no longer does: refresh the socket's idle timer (socket.setTimeout(),
+ * which the load's sockets do not use: the engine times requests itself).
  */
 
 /**
@@ -28,26 +30,35 @@ const sizeIndex = readSizeIndex()
 export const readsPastStream = sizeIndex !== null
 
 /**
- * Makes `socket`'s reads with data call `onRead(n, buffer)` directly. A
- * socket Node has not given a handle yet, or one whose handle reads
- * otherwise, keeps its stream's path, where `onread` calls the same function.
- * @param {import('node:net').Socket} socket a plain (not TLS) socket made with `onread: { buffer, … }`
+ * Makes `socket`'s reads with data call `onRead(n, buffer)` directly, from
+ * its 'connect' on: Node may give a socket a new handle for each address it
+ * tries (autoSelectFamily), so the handle that reads is the connected one.
+ * A handle that reads otherwise keeps its stream's path, where `onread`
+ * calls the same function.
+ * @param {import('node:net').Socket} socket a plain (not TLS) socket made with `onread: { buffer, … }`, connecting
  * @param {Buffer} buffer
  * @param {(n: number, buffer: Buffer) => boolean} onRead false: stop reading
  */
 export function readPastStream (socket, buffer, onRead) {
-  if (sizeIndex === null) return
+  if (sizeIndex !== null) socket.once('connect', () => takeReads(socket, buffer, onRead, sizeIndex))
+}
+
+/**
+ * @param {import('node:net').Socket} socket @param {Buffer} buffer
+ * @param {(n: number, buffer: Buffer) => boolean} onRead @param {number} index
+ */
+function takeReads (socket, buffer, onRead, index) {
   const handle = /** @type {any} */ (socket)._handle
   const streamRead = handle?.onread
   if (typeof streamRead !== 'function') return
   const state = /** @type {Int32Array} */ (streamWrap().streamBaseState)
-  const index = sizeIndex
   /** @this {any} @param {unknown} arrayBuffer */
   handle.onread = function onread (arrayBuffer) {
     const n = state[index]
     if (n <= 0 || socket.destroyed) return streamRead.call(this, arrayBuffer)
     if (onRead(n, buffer) === false) {
       // What the stream does when its onread callback returns false.
+      // (libuv's uv_read_stop() cannot fail, so its result needs no check.)
       this.reading = false
       if (!socket.destroyed) this.readStop()
     }

@@ -73,7 +73,7 @@ export const SAMPLE_PERCENTILES = [1, 2.5, 50, 97.5]
  * @property {number} threads the threads that made the load (the worker threads, or this one)
  * @property {number} cpu the share of those threads' time spent on the CPU, 0 to 1: near 1, the
  *   generator, not the server, set the pace
- * @property {boolean | null} rawWrite plain sockets were written and read past Node's streams (raw-write.js, raw-read.js);
+ * @property {boolean | null} rawWrite plain (not TLS) sockets were written and read past Node's streams (raw-write.js, raw-read.js);
  *   false: this Node offers no way to (or --pending-deprecation is on), and each request cost more
  *   CPU; null: not known (a result of an older dyno)
  */
