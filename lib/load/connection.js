@@ -28,6 +28,7 @@ const raw = rawWriter()
  * @property {Buffer | null} burst when every request is the same one: it, `pipelining` times, so that a batch is one slice and one write
  * @property {boolean} captureBody some request has an onResponse hook
  * @property {Buffer} readBuffer
+ * @property {import('./response-parser.js').SavedHead} savedHead the HTTP/1.1 connections' last head read whole
  */
 
 /**
@@ -74,7 +75,7 @@ export class Connection {
     this.engine = engine
     /** @type {Socket | null} */
     this.socket = null
-    this.parser = new ResponseParser(this, wire.captureBody)
+    this.parser = new ResponseParser(this, wire.captureBody, wire.savedHead)
     this.connected = false
     this.connectStartedAt = 0
     this.failures = 0
@@ -95,6 +96,8 @@ export class Connection {
     this.idleSince = 0
     /** Slots of requests not written yet, oldest first: a setupRequest hook returned a promise. @type {number[]} */
     this.unwritten = []
+    /** Something went through the socket's stream: every later write does too, to keep the order. */
+    this.streamUsed = false
 
     // In-flight requests, oldest first, in a ring.
     let size = 1
@@ -116,6 +119,7 @@ export class Connection {
     this.errorKind = null
     this.lastError = null
     this.closeAfterRead = false
+    this.streamUsed = false
     this.parser.reset()
     this.connectStartedAt = performance.now()
     const socket = openSocket(target, ['http/1.1'], wire.readBuffer, (n, buf) => this.onRead(n, buf))
@@ -235,7 +239,10 @@ export class Connection {
     }
     /** @type {Promise<Buffer> | null} */
     let waiting = null
-    if (n > 1) socket.cork()
+    if (n > 1) {
+      this.streamUsed = true
+      socket.cork()
+    }
     for (let i = 0; i < n; i++) {
       const index = this.nextRequest
       this.nextRequest = index + 1 === requests.length ? 0 : index + 1
@@ -266,7 +273,9 @@ export class Connection {
    * @param {Socket} socket @param {Buffer} data
    */
   write (socket, data) {
-    if (raw === null || this.wire.target.tls || !raw.write(socket, data)) socket.write(data)
+    if (!this.streamUsed && raw !== null && !this.wire.target.tls && raw.write(socket, data)) return
+    this.streamUsed = true
+    socket.write(data)
   }
 
   /**

@@ -5,6 +5,7 @@ import { Connection } from './connection.js'
 import { Http2Connection } from './http2-connection.js'
 import { LatencyRecorder } from './histogram.js'
 import { OpenModel } from './open-model.js'
+import { SavedHead } from './response-parser.js'
 import { setDeadline } from './timers.js'
 
 /**
@@ -107,7 +108,8 @@ export class LoadEngine {
         ? Buffer.concat(Array(config.pipelining).fill(config.requests[0].bytes))
         : null,
       captureBody: config.requests.some((r) => typeof r.spec.onResponse === 'function'),
-      readBuffer: Buffer.allocUnsafe(64 * 1024)
+      readBuffer: Buffer.allocUnsafe(64 * 1024),
+      savedHead: new SavedHead()
     }
     this.scheduler = config.rate > 0
       ? new OpenModel({ rate: config.rate, phaseMs: config.phaseMs ?? 0, amount: config.due ?? config.amount, maxConnections: config.maxConnections }, this)

@@ -8,11 +8,11 @@ import { streamWrap } from './stream-wrap.js'
  *
  * A handle calls its `onread` function with the read's size in the binding's
  * shared state. The function set here passes a read with data straight to
- * the connection and everything else (the end of the stream, an error, a
- * read on a socket already destroyed) to the stream's own function, so that
- * the socket ends and fails as it would otherwise. What a read with data
- * no longer does: refresh the socket's idle timer (socket.setTimeout(),
- * which the load's sockets do not use: the engine times requests itself).
+ * the connection and everything else (the end of the stream, an error) to
+ * the stream's own function, so that the socket ends and fails as it would
+ * otherwise. What a read with data no longer does: refresh the socket's idle
+ * timer (socket.setTimeout(), which the load's sockets do not use: the
+ * engine times requests itself).
  */
 
 /**
@@ -55,7 +55,9 @@ function takeReads (socket, buffer, onRead, index) {
   /** @this {any} @param {unknown} arrayBuffer */
   handle.onread = function onread (arrayBuffer) {
     const n = state[index]
-    if (n <= 0 || socket.destroyed) return streamRead.call(this, arrayBuffer)
+    // No read reaches here once the socket is destroyed: destroy() swaps
+    // the handle's onread for a no-op as it closes it.
+    if (n <= 0) return streamRead.call(this, arrayBuffer)
     if (onRead(n, buffer) === false) {
       // What the stream does when its onread callback returns false.
       // (libuv's uv_read_stop() cannot fail, so its result needs no check.)

@@ -12,8 +12,10 @@ import { streamWrap } from './stream-wrap.js'
  * binding is out of reach (stream-wrap.js); connections then use
  * socket.write(), and the run's result says so (`generator.rawWrite: false`).
  *
- * A raw write is only made when the socket's stream has nothing queued, so
- * that bytes leave in the order they were written. A write the kernel cannot
+ * Its caller must not mix the two: it writes past the stream only as long
+ * as it has never written to the stream (nor corked it), so that bytes leave
+ * in the order they were written; that spares each write a look at the
+ * stream's state, two more objects to fetch per request. A write the kernel cannot
  * take at once is queued by libuv behind nothing but earlier raw writes;
  * a failed write destroys the socket with the error socket.write() would
  * have given it.
@@ -22,8 +24,8 @@ import { streamWrap } from './stream-wrap.js'
 /**
  * @typedef {object} RawWriter
  * @property {(socket: import('node:net').Socket, data: Buffer) => boolean} write
- *   writes `data` when the socket can take it past its stream; false: nothing
- *   was written, use socket.write()
+ *   writes `data` past the stream of a connected socket, which nothing was
+ *   written to through its stream; false: nothing was written, use socket.write()
  */
 
 /** @type {RawWriter | null | undefined} */
@@ -48,12 +50,12 @@ function probe () {
 }
 
 /**
- * The handle of a socket whose stream has nothing queued, or null.
+ * The handle of a connected socket, or null (destroy() drops the handle).
  * @param {import('node:net').Socket} socket
  */
 function freeHandle (socket) {
   const handle = /** @type {any} */ (socket)._handle
-  if (handle == null || socket.connecting || socket.destroyed || socket.writableLength !== 0 || socket.writableCorked !== 0) return null
+  if (handle == null || socket.connecting) return null
   return typeof handle.writeBuffer === 'function' ? handle : null
 }
 

@@ -66,6 +66,18 @@ test('a connection that returns false stops the handle reading, past the stream 
   assert.equal(/** @type {any} */ (socket)._handle.reading, false, 'the handle no longer reads')
 })
 
+test('a destroyed socket\'s handle no longer calls the connection (destroy() takes its onread away)', async (t) => {
+  const server = await startRawServer(() => {})
+  t.after(server.close)
+  const { socket } = connectCounting(server.port, () => true)
+  await new Promise((resolve) => socket.once('connect', resolve))
+  const handle = /** @type {any} */ (socket)._handle
+  const ours = handle.onread
+  socket.destroy()
+  // dyno's onread checks nothing of the socket: this is what keeps a destroyed one's reads out.
+  assert.notEqual(handle.onread, ours)
+})
+
 test('the load\'s plain sockets read past their streams once connected', async (t) => {
   const server = await startRawServer((socket, data) => socket.write(data))
   t.after(server.close)

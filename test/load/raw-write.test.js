@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { load } from '../../lib/index.js'
+import { engineConfig } from '../../lib/load/config.js'
+import { Connection } from '../../lib/load/connection.js'
+import { LoadEngine } from '../../lib/load/engine.js'
+import { resolveOptions } from '../../lib/load/options.js'
 import { mergeResults } from '../../lib/kinds/merge/merge.js'
 import { runDyno } from '../helpers/cli.js'
 import { startHttpServer } from '../helpers/servers.js'
@@ -35,4 +39,51 @@ test('merged generators wrote raw only when each did; an older result does not s
   assert.equal(merge([raw, raw]), true)
   assert.equal(merge([raw, stream]), false)
   assert.equal(merge([raw, older]), null)
+})
+
+/**
+ * A connection of a real engine on a stand-in socket that records which
+ * way each request left: through the stream or past it, to the handle.
+ * @param {import('../../lib/load/request.js').RequestSpec[]} requests @param {number} pipelining
+ */
+function recordingConnection (requests, pipelining) {
+  const options = resolveOptions({ url: 'http://127.0.0.1:8080/', connections: 1, pipelining, amount: 100 })
+  const engine = new LoadEngine(engineConfig(options, requests, 0, 1))
+  engine.clock.wanted = false
+  const connection = new Connection(engine.wire, engine.scheduler, engine)
+  /** @type {string[]} */
+  const ways = []
+  const handle = { writeBuffer () { ways.push('handle'); return 0 } }
+  connection.socket = /** @type {any} */ ({ _handle: handle, connecting: false, cork () {}, uncork () {}, write () { ways.push('stream') } })
+  connection.connected = true
+  const respond = () => {
+    const buffer = engine.wire.readBuffer
+    connection.onRead(buffer.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 0, 'latin1'), buffer)
+  }
+  return { connection, ways, respond }
+}
+
+test('a connection writes past its socket\'s stream until it writes through it once; then always through it, to keep the order', () => {
+  const fresh = recordingConnection([{}], 1)
+  fresh.connection.pump()
+  fresh.respond()
+  assert.deepEqual(fresh.ways, ['handle', 'handle'])
+
+  // The first write could not go past the stream (the socket said it was
+  // still connecting); its bytes may still wait there, so the next one
+  // queues behind them even though the handle is free by then.
+  const once = recordingConnection([{}], 1)
+  const socket = /** @type {any} */ (once.connection.socket)
+  socket.connecting = true
+  once.connection.pump()
+  socket.connecting = false
+  once.respond()
+  assert.deepEqual(once.ways, ['stream', 'stream'])
+
+  // Different requests, two in flight: each batch is corked, in the stream.
+  const corked = recordingConnection([{ path: '/a' }, { path: '/b' }], 2)
+  corked.connection.pump()
+  corked.respond()
+  corked.respond()
+  assert.deepEqual(corked.ways, ['stream', 'stream', 'stream', 'stream'])
 })

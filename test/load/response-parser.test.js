@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { ResponseParser } from '../../lib/load/response-parser.js'
+import { ResponseParser, SavedHead } from '../../lib/load/response-parser.js'
 
 /**
  * Feeds `wire` to a parser, split at the given offsets, and returns what it saw.
@@ -150,7 +150,7 @@ test('a head the same as the last one reads as it did, and one byte apart reads 
     nginxHead(13) + 'hello, world!',
     nginxHead(13, undefined, 'close') + 'hello, world!'
   ])
-  assert.ok(parser.savedLength > 0, 'the last head was kept')
+  assert.ok(parser.saved.length > 0, 'the last head was kept')
   assert.deepEqual(responses, [
     { status: 200, bodyBytes: 11, willClose: false },
     { status: 200, bodyBytes: 11, willClose: false },
@@ -177,4 +177,36 @@ test('pipelined responses with the same head, at any alignment, split anywhere',
   for (let cut = 1; cut < wire.length; cut += 7) {
     assert.deepEqual(parseChunks([wire.slice(0, cut), wire.slice(cut)]).responses, whole, `split at ${cut}`)
   }
+})
+
+test('parsers that share a saved head take each other\'s heads as read, and read anew what differs', () => {
+  const saved = new SavedHead()
+  /** @type {string[]} */
+  const seen = []
+  const parserFor = (/** @type {string} */ name) => new ResponseParser({
+    expectsNoBody: () => false,
+    onResponse: (status, bodyBytes, willClose) => seen.push(`${name} ${status} ${bodyBytes} ${willClose}`),
+    onParseError: (kind) => assert.fail(kind)
+  }, false, saved)
+  const a = parserFor('a')
+  const b = parserFor('b')
+  const feed = (/** @type {ResponseParser} */ parser, /** @type {string} */ wire) => {
+    const buffer = Buffer.from(wire, 'latin1')
+    parser.execute(buffer, 0, buffer.length)
+  }
+  feed(a, nginxHead() + 'hello world')
+  const length = saved.length
+  assert.ok(length > 0, 'a kept its head where b sees it')
+  let matched = 0
+  const sameHead = b.sameHead
+  b.sameHead = function (...args) {
+    const same = sameHead.apply(this, args)
+    if (same) matched++
+    return same
+  }
+  feed(b, nginxHead() + 'hello world')
+  assert.equal(matched, 1, 'b matched the head a read')
+  feed(b, nginxHead(13, undefined, 'close') + 'hello, world!')
+  feed(a, nginxHead(13, undefined, 'close') + 'hello, world!')
+  assert.deepEqual(seen, ['a 200 11 false', 'b 200 11 false', 'b 200 13 true', 'a 200 13 true'])
 })
