@@ -6,7 +6,7 @@
  * dyno/wrk for requests per second and CPU time per request, with 95%
  * intervals.
  *
- *   node bench/load-vs-wrk.js [--rounds 10] [--duration 10] [--connections 100] [--dyno path/to/bin/dyno.js] [--against wrk|path/to/bin/dyno.js]
+ *   node bench/load-vs-wrk.js [--rounds 10] [--duration 10] [--connections 100] [--together] [--dyno path/to/bin/dyno.js] [--against wrk|path/to/bin/dyno.js]
  *
  * Runs last 10 s by default, wrk's and dyno's own default: dyno's start
  * (Node's and its modules', ~0.1 s of CPU) counts in its CPU per request,
@@ -14,7 +14,9 @@
  *
  * `--dyno` runs another checkout's dyno, `--node` another Node binary;
  * `--against` another checkout's dyno instead of wrk, to measure a change
- * to dyno the same way.
+ * to dyno the same way. `--together` runs the two of each round at once on
+ * CPU 1 (bench/lib/generator-rounds.js): a tighter ratio of CPU per request,
+ * where the machine's drift would hide a change of a few percent.
  */
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '100' },
     dyno: { type: 'string', default: fileURLToPath(new URL('../bin/dyno.js', import.meta.url)) },
     against: { type: 'string', default: 'wrk' },
+    together: { type: 'boolean', default: false },
     node: { type: 'string', default: process.execPath }
   }
 })
@@ -76,8 +79,9 @@ const nginx = await startNginx({ cpu: 0 })
 try {
   const peer = values.against === 'wrk' ? wrk(nginx.url) : dynoAt('base', values.against, nginx.url)
   const vs = `dyno/${peer.name}`
-  console.log(`${vs}: nginx 1 worker on CPU 0, generators on CPU 1; -c ${connections}, ${duration} s runs, ${rounds} paired rounds, order alternating`)
-  const result = await generatorRounds(peer, dynoAt('dyno', values.dyno, nginx.url), { rounds, cpu: 1 })
+  const how = values.together ? 'both at once' : 'order alternating'
+  console.log(`${vs}: nginx 1 worker on CPU 0, generators on CPU 1; -c ${connections}, ${duration} s runs, ${rounds} paired rounds, ${how}`)
+  const result = await generatorRounds(peer, dynoAt('dyno', values.dyno, nginx.url), { rounds, cpu: 1, together: values.together })
   console.log(`\n${vs} req/s:           ${showRatio(result.rps)}`)
   console.log(`${vs} CPU per request: ${showRatio(result.us)}`)
 } finally {
