@@ -169,6 +169,15 @@ export class ResponseParser {
     /** Where the head being read starts in the chunk being parsed; -1: not all in it. */
     this.headFrom = -1
     this.saved = saved
+    /**
+     * Whether this parser has read a head line by line. Until it has, it
+     * does not take a saved one: with the head shared, the run's very first
+     * response would otherwise be the only one read so, too early for V8 to
+     * note how that path runs, and the optimized parser would be thrown away
+     * and compiled again at the first head that differs (the next second's
+     * Date). Each connection's first response pays for it once.
+     */
+    this.readOneHead = false
     /** Set by headersDone() for the head that ends on the line being read. */
     this.headEnded = false
     this.reset()
@@ -227,7 +236,7 @@ export class ResponseParser {
       const state = this.state
       if (state === STATUS_LINE && this.carryLength === 0) {
         const n = this.saved.length
-        if (n !== 0 && end - i >= n && this.sameHead(buf, words, base, i, n) && !this.sink.wantsDate?.()) {
+        if (n !== 0 && this.readOneHead && end - i >= n && this.sameHead(buf, words, base, i, n) && !this.sink.wantsDate?.()) {
           this.restoreHead()
           i += n
           this.headersDone()
@@ -442,6 +451,7 @@ export class ResponseParser {
   /** The head just read ends here: notes what it said, for saveHead() to keep with its bytes. */
   noteHead () {
     const saved = this.saved
+    this.readOneHead = true
     this.headEnded = true
     saved.length = 0
     saved.status = this.status
