@@ -80,6 +80,8 @@ export class LatencyRecorder {
   constructor () {
     /** @type {Float64Array | null} the counts at the last takeInterval() */
     this.mark = null
+    /** The total at the last takeInterval(). */
+    this.markTotal = 0
     this.counts = new Float64Array(COUNTS_LENGTH)
     this.total = 0
     /** Exact, where the buckets keep three significant digits. */
@@ -104,20 +106,18 @@ export class LatencyRecorder {
    * @returns {IntervalLatency | null}
    */
   takeInterval () {
+    const n = this.total - this.markTotal
+    if (n === 0) return null
     const counts = this.counts
     const mark = (this.mark ??= new Float64Array(COUNTS_LENGTH))
-    // Nothing was recorded past the max's bucket.
-    const limit = this.max > 0 ? indexOf(this.max) + 1 : 0
-    let n = 0
-    for (let i = 0; i < limit; i++) n += counts[i] - mark[i]
-    if (n === 0) return null
     const at50 = Math.ceil(n * 0.5)
     const at99 = Math.ceil(n * 0.99)
     let seen = 0
     let p50 = 0
     let p99 = 0
     let max = 0
-    for (let i = 0; i < limit; i++) {
+    // The walk ends at the interval's own max: nothing it recorded lies past it.
+    for (let i = 0; seen < n && i < COUNTS_LENGTH; i++) {
       const d = counts[i] - mark[i]
       if (d === 0) continue
       seen += d
@@ -125,7 +125,8 @@ export class LatencyRecorder {
       if (p50 === 0 && seen >= at50) p50 = max
       if (p99 === 0 && seen >= at99) p99 = max
     }
-    mark.set(counts.subarray(0, limit))
+    mark.set(counts.subarray(0, indexOf(this.max) + 1))
+    this.markTotal = this.total
     return { count: n, p50: p50 / 1000, p99: p99 / 1000, max: max / 1000 }
   }
 

@@ -20,3 +20,25 @@ test('the last interval\'s latency counts only what was recorded since the previ
   // The whole run's figures still hold everything.
   assert.equal(recorder.total, 110)
 })
+
+test('an interval is read whole whether its values lie below or above the run\'s max so far', () => {
+  const recorder = new LatencyRecorder()
+  recorder.record(900_000)
+  recorder.takeInterval()
+  // Below the run's max: the walk stops at this interval's own max.
+  for (let i = 0; i < 99; i++) recorder.record(1000)
+  recorder.record(3000)
+  const below = recorder.takeInterval()
+  assert.deepEqual(below, { count: 100, p50: 1, p99: 1, max: 3 })
+  // Above it: the counts up to the old max's bucket were copied, that bucket included.
+  recorder.record(1000)
+  recorder.record(2_000_000)
+  const above = recorder.takeInterval()
+  assert.ok(above)
+  assert.equal(above.count, 2)
+  assert.equal(above.p50, 1)
+  assert.ok(Math.abs(above.max - 2000) <= 2, String(above.max))
+  assert.equal(recorder.takeInterval(), null)
+  recorder.record(1000)
+  assert.deepEqual(recorder.takeInterval(), { count: 1, p50: 1, p99: 1, max: 1 })
+})
