@@ -1,7 +1,7 @@
 import { hostname } from 'node:os'
 import { dynoError, revivedError } from '../errors.js'
 import { engineConfig } from './config.js'
-import { LoadEngine } from './engine.js'
+import { LoadEngine, prepareEngine } from './engine.js'
 import { isLocalhost, loopbackAddress } from './loopback.js'
 import { resolveOptions } from './options.js'
 import { readsPastStream } from './raw-read.js'
@@ -80,6 +80,7 @@ async function untilStart (at, signal) {
  * @returns {Promise<RawResult>}
  */
 async function runHere (options, report, signal) {
+  await prepareEngine(options.target)
   const engine = new LoadEngine({ ...engineConfig(options, options.requests, 0, 1), onTick: report })
   const stop = () => engine.stop()
   signal?.addEventListener('abort', stop, { once: true })

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { DynoError } from '../errors.js'
 import { engineConfig } from './config.js'
-import { LoadEngine } from './engine.js'
+import { LoadEngine, prepareEngine } from './engine.js'
 import { loadRequestsFile } from './requests-file.js'
 
 /**
@@ -26,6 +26,7 @@ const tell = (message, transfer) => port.postMessage(message, transfer)
 try {
   options.url = new URL(options.url)
   const requests = options.requestsFile ? await loadRequestsFile(options.requestsFile) : options.requests
+  await prepareEngine(options.target)
   const engine = new LoadEngine({
     ...engineConfig(options, requests, index, parts),
     onTick: (tick) => tell({ type: 'tick', tick })
