@@ -230,7 +230,7 @@ export function latencySummary (histogram, min, max) {
   /** @type {Record<string, number>} */
   const percentiles = {}
   for (const p of LATENCY_PERCENTILES) percentiles[String(p)] = within(histogram.getValueAtPercentile(p))
-  const { mean, stdev } = histogram instanceof CountsHistogram ? histogram.moments() : moments(histogram)
+  const { mean, stdev } = moments(histogram)
   return {
     unit: 'ms',
     mean: within(mean),
@@ -246,20 +246,24 @@ export function latencySummary (histogram, min, max) {
  * A histogram's mean and standard deviation, as its `mean` and
  * `stdDeviation` getters compute them (each bucket counts as its median
  * value, added up in the same order: the same figures to the last bit), but
- * without their iterator. A run's own histogram has a faster walk of its
- * own (CountsHistogram.moments); this one is for merged results.
- * @param {import('hdr-histogram-js').Histogram} histogram
+ * without their iterator; a run's own histogram is walked up to its max's
+ * bucket, with its buckets' medians computed directly.
+ * @param {import('hdr-histogram-js').Histogram | CountsHistogram} histogram
  */
 function moments (histogram) {
-  const h = /** @type {import('hdr-histogram-js/dist/JsHistogram.js').JsHistogram} */ (histogram)
-  const n = h.totalCount
+  const n = histogram.totalCount
   if (n === 0) return { mean: 0, stdev: 0 }
-  /** @param {number} i */
-  const median = (i) => h.medianEquivalentValue(h.highestEquivalentValue(h.valueFromIndex(i)))
+  const h = /** @type {import('hdr-histogram-js/dist/JsHistogram.js').JsHistogram} */ (histogram)
+  const own = histogram instanceof CountsHistogram
+  const length = own ? histogram.limit : h.countsArrayLength
+  /** @type {(i: number) => number} */
+  const median = own
+    ? (i) => histogram.medianAtIndex(i)
+    : (i) => h.medianEquivalentValue(h.highestEquivalentValue(h.valueFromIndex(i)))
   let total = 0
   let seen = 0
   let last = 0
-  for (let i = 0; i < h.countsArrayLength && seen < n; i++) {
+  for (let i = 0; i < length && seen < n; i++) {
     const count = h.getCountAtIndex(i)
     if (count === 0) continue
     total += median(i) * count
