@@ -18,7 +18,7 @@ async function modulesOf (t, args) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-modules-'))
   t.after(() => rmSync(dir, { recursive: true, force: true }))
   const log = join(dir, 'modules.log')
-  const run = await runDyno(['load', ...args], { env: { NODE_OPTIONS: `--import ${preload}`, DYNO_TEST_MODULES_LOG: log } })
+  const run = await runDyno(['load', ...args], { env: { NODE_OPTIONS: `--import "${preload}"`, DYNO_TEST_MODULES_LOG: log } })
   assert.equal(run.code, 0, run.stderr)
   return readFileSync(log, 'utf8').split('\n')
 }
